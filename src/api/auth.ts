@@ -1,0 +1,99 @@
+// POST /oauth/access_token and the bearer check in front of every API route (COMPAT.md, Authentication).
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import { LoginThrottle } from '../lib/login-throttle.js'
+import { AppError } from '../services/errors.js'
+import * as auth from '../services/auth.js'
+import type { Deps } from '../services/types.js'
+import { INVALID_CLIENT_BODY } from './errors.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated account; set by the bearer check on every non-public route. */
+    accountId: number
+  }
+}
+
+const TokenRequest = Type.Object({
+  grant_type: Type.Optional(Type.String()),
+  client_id: Type.String(),
+  client_secret: Type.String(),
+})
+
+const TokenAnswer = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.String(),
+  expires_in: Type.Integer(),
+})
+
+const InvalidClient = Type.Object({
+  error: Type.Literal(INVALID_CLIENT_BODY.error),
+  error_description: Type.String(),
+  message: Type.String(),
+  error_code: Type.Integer(),
+})
+
+export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
+  const throttle = new LoginThrottle(
+    {
+      maxFailures: deps.config.loginMaxFailures,
+      maxFailuresPerIp: deps.config.loginMaxFailuresPerIp,
+      windowMs: deps.config.loginWindowSeconds * 1000,
+    },
+    deps.now,
+  )
+
+  app.post(
+    '/oauth/access_token',
+    {
+      config: { public: true, tokenCall: true },
+      attachValidation: true,
+      schema: {
+        summary: 'Exchange client credentials for a bearer token (OAuth 2.0 client_credentials)',
+        tags: ['Authentication'],
+        security: [],
+        body: TokenRequest,
+        response: { 200: TokenAnswer, 401: InvalidClient },
+      },
+    },
+    async (request, reply) => {
+      const { client_id: clientId = '', client_secret: secret = '', grant_type: grant } = (request.body ?? {}) as Record<string, unknown>
+      const ip = request.ip
+      const key = String(clientId)
+      const wait = throttle.retryAfterSeconds(key, ip)
+      if (wait > 0) {
+        throw new AppError('invalid_client', 'Client authentication failed.', { headers: { 'Retry-After': String(wait) } })
+      }
+      try {
+        if (request.validationError || (grant !== undefined && grant !== 'client_credentials')) {
+          throw new AppError('invalid_client', 'Client authentication failed.')
+        }
+        const answer = await auth.issueToken(deps, key, String(secret))
+        throttle.recordSuccess(key, ip)
+        return reply.send(answer)
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'invalid_client') throttle.recordFailure(key, ip)
+        throw err
+      }
+    },
+  )
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i
+
+/** Resolves the bearer credential of every non-public route; anything not valid is a cheap 401. */
+export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest('accountId', 0)
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.public || request.is404) return
+    const credential = BEARER.exec(request.headers.authorization ?? '')?.[1]
+    const accountId = credential ? await auth.resolveBearer(deps, credential) : undefined
+    if (accountId === undefined) {
+      // Not "invalid_client": on that value the npm SDK gives up instead of fetching a new token.
+      throw new AppError('unauthorized', 'Invalid, expired or missing access token', {
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      })
+    }
+    request.accountId = accountId
+  })
+}

@@ -1,0 +1,50 @@
+// One place where a request's parameters are gathered and normalised before validation, for every route.
+// SendPulse reads query and body as one bag of arguments: the npm SDK sends GET parameters only as a JSON
+// body, Python and Go only in the query string, PHP 1.x forms with index keys. So GET routes declare a
+// `querystring` schema and their body is merged into it; routes with a body declare a `body` schema and
+// their query parameters are merged into it.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AppError } from '../../services/errors.js'
+import { isIndexKeyed, normalize, type JsonSchema } from './normalize.js'
+import { UNPARSABLE_QUERY } from './query.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body field a bare JSON array (or an index-keyed form) stands for, e.g. `emails` (COMPAT.md 11). */
+    bareArrayField?: string
+  }
+}
+
+export function registerInputNormalization(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const query = request.query as Record<string | symbol, unknown> | undefined
+    if (query?.[UNPARSABLE_QUERY]) throw new AppError('bad_request', 'Query string is not valid JSON')
+    const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
+    const body = bodyAsObject(request)
+    if (schema.params) request.params = normalize(schema.params, request.params)
+    if (schema.body) {
+      request.body = normalize(schema.body, { ...plain(query), ...body }) ?? {}
+    } else if (schema.querystring) {
+      request.query = normalize(schema.querystring, { ...body, ...plain(query) }) ?? {}
+    }
+  })
+}
+
+/** The body as an object of arguments: `[]` and no body mean none; a bare list fills `bareArrayField`. */
+function bodyAsObject(request: FastifyRequest): Record<string, unknown> {
+  const body: unknown = request.body
+  if (body === undefined || body === null) return {}
+  const field = request.routeOptions.config.bareArrayField
+  if (Array.isArray(body)) {
+    if (body.length === 0) return {}
+    if (field) return { [field]: body }
+    throw new AppError('invalid', 'Request body must be a JSON object or a form')
+  }
+  if (typeof body !== 'object') throw new AppError('invalid', 'Request body must be a JSON object or a form')
+  if (field && isIndexKeyed(body)) return { [field]: Object.values(body) }
+  return body as Record<string, unknown>
+}
+
+function plain(query: Record<string | symbol, unknown> | undefined): Record<string, unknown> {
+  return query ? { ...query } : {}
+}

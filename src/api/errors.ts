@@ -1,0 +1,78 @@
+// The only place that knows both AppError codes and HTTP: every error becomes a 4xx (or, for bugs, a 500)
+// with SendPulse's JSON body `{error_code, message}` — never HTML, never empty (COMPAT.md).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, type ErrorCode } from '../services/errors.js'
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid: 422,
+  unauthorized: 401,
+  invalid_client: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 422,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+}
+
+/** The one body the token call answers for bad credentials (COMPAT.md: the npm SDK stops asking on it). */
+export const INVALID_CLIENT_BODY = Object.freeze({
+  error: 'invalid_client',
+  error_description: 'Client authentication failed.',
+  message: 'Client authentication failed.',
+  error_code: 1,
+})
+
+/** Fastify's own errors for unreadable requests, by their code. */
+const FASTIFY_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
+}
+
+export function toAppError(err: FastifyError | AppError | Error): AppError | undefined {
+  if (err instanceof AppError) return err
+  const code = (err as FastifyError).code
+  const mapped = code ? FASTIFY_ERRORS[code] : undefined
+  if (mapped) return new AppError(mapped, err.message, { cause: err })
+  const status = (err as FastifyError).statusCode
+  if (status !== undefined && status >= 400 && status < 500) return new AppError('bad_request', err.message, { cause: err })
+  return undefined
+}
+
+export function statusOf(error: AppError): number {
+  return STATUS[error.code]
+}
+
+export function errorBody(error: AppError): Record<string, unknown> {
+  if (error.code === 'invalid_client') return INVALID_CLIENT_BODY
+  return { error_code: error.publishedCode ?? statusOf(error), message: error.message }
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = toAppError(err)
+    if (!known) {
+      request.log.error({ err }, 'unhandled error')
+      return reply.status(500).send({ error_code: 500, message: 'Internal server error' })
+    }
+    // The token call answers only a token or invalid_client: any other JSON error would crash the npm SDK.
+    const answer = request.routeOptions.config.tokenCall && known.code !== 'invalid_client'
+      ? new AppError('invalid_client', 'Client authentication failed.', { cause: known })
+      : known
+    if (statusOf(answer) >= 500) request.log.error({ err }, 'request failed')
+    return reply.status(statusOf(answer)).headers(answer.headers).send(errorBody(answer))
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The OAuth token route: every failure answers 401 invalid_client. */
+    tokenCall?: boolean
+    /** Routes reachable without a bearer token. */
+    public?: boolean
+  }
+}

@@ -1,0 +1,57 @@
+// buildServer(deps): the Fastify instance with the SendPulse conventions, auth, routes and operator
+// endpoints. It never listens; main.ts (or a test's inject) drives it.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import fastJson from 'fast-json-stringify'
+import type { Deps } from '../services/types.js'
+import { escapeNonAscii, stringifyAscii } from '../lib/ascii-json.js'
+import { registerBodyParsers } from './conventions/body-parsers.js'
+import { parseQueryString } from './conventions/query.js'
+import { registerInputNormalization } from './conventions/input.js'
+import { validationError } from './conventions/validation-messages.js'
+import { registerErrorHandler } from './errors.js'
+import { registerNotFound } from './not-found.js'
+import { registerBearerCheck, registerTokenRoute } from './auth.js'
+import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
+import { addressbookRoutes } from './routes/addressbooks.js'
+
+export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    requestIdHeader: 'x-request-id',
+    bodyLimit: deps.config.bodyLimitBytes,
+    routerOptions: {
+      // `//sms/campaigns/info/1` and `/balance/` reach their routes (COMPAT.md 5).
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      querystringParser: parseQueryString,
+    },
+    // Coercion is done by conventions/normalize.ts, which never turns a number into a string.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    schemaErrorFormatter: validationError,
+  })
+
+  // The npm SDK sends GET parameters only as a JSON body (COMPAT.md 2): parse GET bodies too.
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true })
+  registerBodyParsers(app, deps.config.bodyLimitBytes)
+  app.setSerializerCompiler(({ schema }) => {
+    const stringify = fastJson(schema as Parameters<typeof fastJson>[0])
+    return (data) => escapeNonAscii(stringify(data))
+  })
+  app.setReplySerializer((payload) => stringifyAscii(payload))
+  registerErrorHandler(app)
+  registerNotFound(app)
+  registerInputNormalization(app)
+  registerMetrics(app)
+  await registerOpenApi(app)
+
+  registerHealth(app, async () => {
+    await deps.db.selectFrom('accounts').select('id').limit(1).execute()
+  })
+  await registerDocs(app)
+  registerTokenRoute(app, deps)
+  await app.register(async (api) => {
+    registerBearerCheck(api, deps)
+    await api.register(addressbookRoutes(deps))
+  })
+  return app
+}

@@ -1,0 +1,60 @@
+// `tidings accounts …`: tenants, their balance credits and their API keys.
+import type { Command } from 'commander'
+import * as accounts from '../../services/accounts.js'
+import { parseId, printJson, withDeps } from '../context.js'
+
+export function registerAccountCommands(program: Command): void {
+  const group = program.command('accounts').description('Manage accounts (tenants)')
+
+  group
+    .command('create')
+    .description('Create an account; prints its client_id and client_secret (shown only once)')
+    .requiredOption('--name <name>', 'account name')
+    .option('--balance <amount>', 'initial balance', '0')
+    .option('--currency <code>', 'account currency (TIDINGS_DEFAULT_CURRENCY)')
+    .option('--plan <plan>', `plan: ${accounts.PLANS.join(', ')}`, 'pro')
+    .action((options: accounts.NewAccountInput, command: Command) =>
+      withDeps(command, async (deps) => printJson(await accounts.createAccount(deps, options))),
+    )
+
+  group
+    .command('list')
+    .description('List accounts with their balances')
+    .action((_options: unknown, command: Command) => withDeps(command, async (deps) => printJson(await accounts.listAccounts(deps))))
+
+  group
+    .command('credit')
+    .description('Add AMOUNT to the balance of account ID (a negative amount corrects it)')
+    .argument('<id>', 'account id')
+    .argument('<amount>', 'amount in the account currency')
+    .allowExcessArguments(false)
+    .action((id: string, amount: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => printJson({ id: parseId(id), balance: await accounts.creditAccount(deps, parseId(id), amount) })),
+    )
+
+  const keys = group.command('api-keys').description('Long-lived API keys (sent as Bearer tokens)')
+  keys
+    .command('create')
+    .argument('<id>', 'account id')
+    .option('--name <name>', 'what the key is for', 'api key')
+    .description('Create an API key; prints it once')
+    .action((id: string, options: { name: string }, command: Command) =>
+      withDeps(command, async (deps) => printJson(await accounts.createApiKey(deps, parseId(id), options.name))),
+    )
+  keys
+    .command('list')
+    .argument('<id>', 'account id')
+    .action((id: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => printJson(await accounts.listApiKeys(deps, parseId(id)))),
+    )
+  keys
+    .command('revoke')
+    .argument('<id>', 'account id')
+    .argument('<keyId>', 'API key id')
+    .action((id: string, keyId: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => {
+        await accounts.revokeApiKey(deps, parseId(id), parseId(keyId))
+        printJson({ revoked: parseId(keyId) })
+      }),
+    )
+}

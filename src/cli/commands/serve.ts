@@ -1,0 +1,32 @@
+// `tidings serve` (API, and later the dispatcher) and `tidings migrate`.
+import type { Command } from 'commander'
+import { createLogger, serve, stopOnSignals } from '../../main.js'
+import { openDatabase } from '../../storage/db.js'
+import { migrateToLatest } from '../../storage/migrate.js'
+import { configFrom, printJson } from '../context.js'
+
+export function registerServeCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the API (migrates the database first)')
+    .option('-p, --port <port>', 'port to listen on (PORT)', Number)
+    .option('-H, --host <host>', 'address to listen on (HOST)')
+    .action(async (options: { port?: number; host?: string }, command: Command) => {
+      const config = configFrom(command, { port: options.port, host: options.host })
+      const log = createLogger(config)
+      const server = await serve(config, log)
+      stopOnSignals(server, log)
+    })
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations')
+    .action(async (_options: unknown, command: Command) => {
+      const storage = openDatabase(configFrom(command).databaseUrl)
+      try {
+        printJson({ dialect: storage.dialect, applied: await migrateToLatest(storage.db as never) })
+      } finally {
+        await storage.close()
+      }
+    })
+}

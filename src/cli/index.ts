@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `tidings` command line: serve, migrate, accounts, config.
+import { Command } from 'commander'
+import { registerServeCommands } from './commands/serve.js'
+import { registerAccountCommands } from './commands/accounts.js'
+import { registerConfigCommand } from './commands/config.js'
+
+const program = new Command('tidings')
+  .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
+  .option('-c, --config <file>', 'JSON config file (also TIDINGS_CONFIG)')
+  .showHelpAfterError()
+
+registerServeCommands(program)
+registerAccountCommands(program)
+registerConfigCommand(program)
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exitCode = 1
+})

@@ -1,0 +1,80 @@
+// Builds the one frozen Config: defaults, then a JSON config file, then the environment, then CLI flags.
+// This is the only module that reads process.env.
+import { readFileSync } from 'node:fs'
+import { Value } from '@sinclair/typebox/value'
+import { ConfigSchema, SETTINGS, type Config } from './schema.js'
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv
+  file?: string
+  overrides?: Partial<Config>
+}
+
+type Key = keyof Config
+const KEYS = Object.keys(SETTINGS) as Key[]
+
+export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
+  const env = options.env ?? process.env
+  const file = options.file ?? env.TIDINGS_CONFIG
+  const layered: Record<string, unknown> = {
+    ...(file ? readConfigFile(file) : {}),
+    ...fromEnv(env),
+    ...withoutUndefined(options.overrides ?? {}),
+  }
+  for (const key of KEYS) {
+    if (layered[key] === undefined) layered[key] = SETTINGS[key].default(layered as Partial<Config>)
+  }
+  const converted = Value.Convert(ConfigSchema, layered)
+  const errors = [...Value.Errors(ConfigSchema, converted)]
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.path.slice(1) || '(root)'} (${settingEnv(e.path)}): ${e.message}`)
+    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`)
+  }
+  return Object.freeze(Value.Clean(ConfigSchema, converted) as Config)
+}
+
+/** The effective configuration for display, with secrets (passwords inside URLs) hidden. */
+export function redactConfig(config: Config): Record<string, unknown> {
+  const shown: Record<string, unknown> = {}
+  for (const key of KEYS) {
+    const value = config[key]
+    shown[key] = SETTINGS[key].secret && typeof value === 'string' ? redactSecret(value) : value
+  }
+  return shown
+}
+
+function redactSecret(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.password) url.password = '*****'
+    return url.protocol === 'sqlite:' ? value : url.toString()
+  } catch {
+    return '*****'
+  }
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const key of KEYS) {
+    const value = env[SETTINGS[key].env]
+    if (value !== undefined && value !== '') out[key] = value
+  }
+  return out
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'))
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`config file ${path} must hold a JSON object`)
+  }
+  return parsed as Record<string, unknown>
+}
+
+function withoutUndefined(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+}
+
+function settingEnv(path: string): string {
+  const key = path.slice(1) as Key
+  return SETTINGS[key]?.env ?? 'config'
+}

@@ -1,0 +1,49 @@
+// The configuration surface: every setting, its type, default, environment variable and whether it is secret.
+import { Type, type Static } from '@sinclair/typebox'
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  databaseUrl: Type.String({ minLength: 1 }),
+  publicUrl: Type.String({ minLength: 1 }),
+  logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  tokenTtlSeconds: Type.Integer({ minimum: 600 }),
+  loginMaxFailures: Type.Integer({ minimum: 1 }),
+  loginMaxFailuresPerIp: Type.Integer({ minimum: 1 }),
+  loginWindowSeconds: Type.Integer({ minimum: 1 }),
+  emailPrice: Type.Number({ minimum: 0 }),
+  defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
+})
+
+export type Config = Static<typeof ConfigSchema>
+
+export interface SettingInfo {
+  env: string
+  default: (partial: Partial<Config>) => Config[keyof Config]
+  description: string
+  secret?: boolean
+}
+
+/** One row per setting: the environment variable that sets it, its default and what it does. */
+export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
+  port: { env: 'PORT', default: () => 8080, description: 'HTTP port of the API' },
+  host: { env: 'HOST', default: () => '127.0.0.1', description: 'Address to listen on (0.0.0.0 for every interface)' },
+  dataDir: { env: 'TIDINGS_DATA_DIR', default: () => './data', description: 'Directory of the SQLite database and other local files' },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    default: (c) => `sqlite:${c.dataDir ?? './data'}/tidings.db`,
+    description: '`sqlite:PATH` or `postgres://user:pass@host/db`',
+    secret: true,
+  },
+  publicUrl: { env: 'TIDINGS_PUBLIC_URL', default: (c) => `http://localhost:${c.port ?? 8080}`, description: 'Public base URL (tracking links)' },
+  logLevel: { env: 'LOG_LEVEL', default: () => 'info', description: 'pino log level' },
+  bodyLimitBytes: { env: 'TIDINGS_BODY_LIMIT', default: () => 8 * 1024 * 1024, description: 'Largest accepted request body in bytes (larger: 413)' },
+  tokenTtlSeconds: { env: 'TIDINGS_TOKEN_TTL', default: () => 3600, description: 'Lifetime of OAuth access tokens in seconds' },
+  loginMaxFailures: { env: 'TIDINGS_LOGIN_MAX_FAILURES', default: () => 10, description: 'Failed token calls allowed per client_id and IP in a window' },
+  loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
+  loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
+  emailPrice: { env: 'TIDINGS_EMAIL_PRICE', default: () => 0.0044, description: 'Price of one email beyond the tariff, in the account currency' },
+  defaultCurrency: { env: 'TIDINGS_DEFAULT_CURRENCY', default: () => 'USD', description: 'Currency of accounts created without --currency' },
+}

@@ -1,0 +1,71 @@
+// Composition root: config → storage → services → HTTP server, and an orderly shutdown on SIGTERM/SIGINT.
+import pino, { type Logger } from 'pino'
+import type { FastifyInstance } from 'fastify'
+import type { Config } from './config/schema.js'
+import { openDatabase, type Storage } from './storage/db.js'
+import { migrateToLatest } from './storage/migrate.js'
+import { buildServer } from './api/server.js'
+import { purgeExpiredTokens } from './services/auth.js'
+import type { Deps } from './services/types.js'
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', '*.client_secret', '*.password'], censor: '[redacted]' },
+    // Pretty output for a person at a terminal, JSON lines for everything else (STYLE.md 7).
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
+  })
+}
+
+export function openDeps(config: Config, log: Logger): { deps: Deps; storage: Storage } {
+  const storage = openDatabase(config.databaseUrl)
+  return { deps: { config, db: storage.db, dialect: storage.dialect, now: Date.now, log }, storage }
+}
+
+export interface RunningServer {
+  app: FastifyInstance
+  address: string
+  stop(): Promise<void>
+}
+
+/** Migrates the database, then serves the API until stop() or a termination signal. */
+export async function serve(config: Config, log = createLogger(config)): Promise<RunningServer> {
+  const { deps, storage } = openDeps(config, log)
+  const applied = await migrateToLatest(storage.db as never)
+  if (applied.length > 0) log.info({ migrations: applied }, 'database migrated')
+  const app = await buildServer(deps)
+  const address = await app.listen({ port: config.port, host: config.host })
+  log.info({ address, dialect: storage.dialect }, 'tidings is serving')
+
+  const purge = setInterval(() => {
+    purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
+  }, 10 * 60_000)
+  purge.unref()
+
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(purge)
+      // close() stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
+      await app.close()
+      await storage.close()
+      log.info('tidings stopped')
+    })())
+  return { app, address, stop }
+}
+
+/** Stops the server on SIGTERM/SIGINT, finishing in-flight requests first. */
+export function stopOnSignals(server: RunningServer, log: Logger): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    log.info({ signal }, 'shutting down')
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+}

@@ -1,0 +1,24 @@
+// Runs the numbered, forward-only migrations; the same set serves SQLite and PostgreSQL.
+import { Migrator, type Kysely, type Migration } from 'kysely'
+import * as m0001 from './migrations/0001_init.js'
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_init': m0001,
+}
+
+function migrator(db: Kysely<unknown>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } })
+}
+
+/** Applies every pending migration and returns the names it applied. */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest()
+  if (error) throw new Error('database migration failed', { cause: error })
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** Names of migrations not yet applied. */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const all = await migrator(db).getMigrations()
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name)
+}

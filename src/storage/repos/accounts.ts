@@ -1,0 +1,87 @@
+// Accounts (tenants) and their balance ledger.
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { AccountsTable, Database } from '../tables.js'
+
+type Db = Kysely<Database> | Transaction<Database>
+
+export interface AccountRow {
+  id: number
+  name: string
+  clientId: string
+  clientSecretHash: string
+  currency: string
+  plan: string
+  createdAt: number
+}
+
+export interface NewAccount {
+  name: string
+  clientId: string
+  clientSecretHash: string
+  currency: string
+  plan: string
+  now: number
+}
+
+export async function createAccount(db: Db, account: NewAccount): Promise<number> {
+  const row = await db
+    .insertInto('accounts')
+    .values({
+      name: account.name,
+      client_id: account.clientId,
+      client_secret_hash: account.clientSecretHash,
+      currency: account.currency,
+      plan: account.plan,
+      created_at: account.now,
+      updated_at: account.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return Number(row.id)
+}
+
+export async function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
+  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()
+  return row && toAccount(row)
+}
+
+export async function findAccountByClientId(db: Db, clientId: string): Promise<AccountRow | undefined> {
+  const row = await db.selectFrom('accounts').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+  return row && toAccount(row)
+}
+
+export async function listAccounts(db: Db): Promise<AccountRow[]> {
+  const rows = await db.selectFrom('accounts').selectAll().orderBy('id').execute()
+  return rows.map(toAccount)
+}
+
+export async function recordLedgerEntry(
+  db: Db,
+  entry: { accountId: number; amountMicros: number; kind: 'credit' | 'write_off'; note?: string; now: number },
+): Promise<void> {
+  await db
+    .insertInto('ledger_entries')
+    .values({ account_id: entry.accountId, amount_micros: entry.amountMicros, kind: entry.kind, note: entry.note ?? null, created_at: entry.now })
+    .execute()
+}
+
+export async function sumBalanceMicros(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_micros'), eb.lit(0)).as('total'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+function toAccount(row: Selectable<AccountsTable>): AccountRow {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    clientId: row.client_id,
+    clientSecretHash: row.client_secret_hash,
+    currency: row.currency,
+    plan: row.plan,
+    createdAt: Number(row.created_at),
+  }
+}

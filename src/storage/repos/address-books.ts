@@ -1,0 +1,121 @@
+// Mailing lists (address books), their variables and the contact counts shown in every list record.
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { AddressBooksTable, Database } from '../tables.js'
+import type { Page } from '../../services/types.js'
+
+export const BOOK_STATUS = { active: 0, deleted: 1 } as const
+
+export interface BookRow {
+  id: number
+  accountId: number
+  name: string
+  status: number
+  createdAt: number
+}
+
+export interface BookCounts {
+  all: number
+  active: number
+  newPhones: number
+  activePhones: number
+  inactivePhones: number
+}
+
+export const ZERO_COUNTS: BookCounts = Object.freeze({ all: 0, active: 0, newPhones: 0, activePhones: 0, inactivePhones: 0 })
+
+export async function createBook(db: Kysely<Database>, book: { accountId: number; name: string; now: number }): Promise<number> {
+  const row = await db
+    .insertInto('address_books')
+    .values({ account_id: book.accountId, name: book.name, status: BOOK_STATUS.active, created_at: book.now, updated_at: book.now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return Number(row.id)
+}
+
+/** The account's book with that id, including one marked as deleted. */
+export async function findBook(db: Kysely<Database>, accountId: number, id: number): Promise<BookRow | undefined> {
+  const row = await db
+    .selectFrom('address_books')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row && toBook(row)
+}
+
+/** The account's books that are not marked as deleted, oldest first. */
+export async function listLiveBooks(db: Kysely<Database>, accountId: number, page: Page): Promise<BookRow[]> {
+  const rows = await db
+    .selectFrom('address_books')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '<>', BOOK_STATUS.deleted)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  return rows.map(toBook)
+}
+
+export async function renameLiveBook(
+  db: Kysely<Database>,
+  change: { accountId: number; id: number; name: string; now: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('address_books')
+    .set({ name: change.name, updated_at: change.now })
+    .where('account_id', '=', change.accountId)
+    .where('id', '=', change.id)
+    .where('status', '<>', BOOK_STATUS.deleted)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function markBookDeleted(db: Kysely<Database>, accountId: number, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('address_books')
+    .set({ status: BOOK_STATUS.deleted, updated_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('status', '<>', BOOK_STATUS.deleted)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Contact counts per book, from the contacts themselves (status 1 is Active, API.md 3.2). */
+export async function countContactsByBook(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, BookCounts>> {
+  const counts = new Map<number, BookCounts>()
+  if (bookIds.length === 0) return counts
+  const hasPhone = sql`phone is not null and phone <> ''`
+  const rows = await db
+    .selectFrom('contacts')
+    .select((eb) => [
+      'address_book_id',
+      eb.fn.countAll<number>().as('all'),
+      sql<number>`sum(case when status = 1 then 1 else 0 end)`.as('active'),
+      sql<number>`sum(case when ${hasPhone} and status = 0 then 1 else 0 end)`.as('new_phones'),
+      sql<number>`sum(case when ${hasPhone} and status = 1 then 1 else 0 end)`.as('active_phones'),
+      sql<number>`sum(case when ${hasPhone} and status <> 1 then 1 else 0 end)`.as('inactive_phones'),
+    ])
+    .where('address_book_id', 'in', bookIds)
+    .groupBy('address_book_id')
+    .execute()
+  for (const r of rows) {
+    counts.set(Number(r.address_book_id), {
+      all: Number(r.all),
+      active: Number(r.active),
+      newPhones: Number(r.new_phones),
+      activePhones: Number(r.active_phones),
+      inactivePhones: Number(r.inactive_phones),
+    })
+  }
+  return counts
+}
+
+export async function listBookVariables(db: Kysely<Database>, bookId: number): Promise<{ name: string; type: string }[]> {
+  return db.selectFrom('address_book_variables').select(['name', 'type']).where('address_book_id', '=', bookId).orderBy('id').execute()
+}
+
+function toBook(row: Selectable<AddressBooksTable>): BookRow {
+  return { id: Number(row.id), accountId: Number(row.account_id), name: row.name, status: row.status, createdAt: Number(row.created_at) }
+}
