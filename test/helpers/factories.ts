@@ -1,0 +1,54 @@
+// Test data built through the real services and routes; nothing relies on a shared seed.
+import type { FastifyInstance } from 'fastify'
+import * as accounts from '../../src/services/accounts.js'
+import type { Deps } from '../../src/services/types.js'
+
+export interface TestAccount {
+  id: number
+  clientId: string
+  clientSecret: string
+  token: string
+}
+
+let counter = 0
+
+/** An account with credentials and a token obtained through POST /oauth/access_token. */
+export async function createAccount(deps: Deps, app: FastifyInstance, name = `account ${++counter}`): Promise<TestAccount> {
+  const created = await accounts.createAccount(deps, { name, balance: '100' })
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/oauth/access_token',
+    payload: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
+  })
+  if (answer.statusCode !== 200) throw new Error(`token call failed: ${answer.statusCode} ${answer.body}`)
+  return { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: answer.json<{ access_token: string }>().access_token }
+}
+
+/** Inserts contacts straight into a list: the contact API arrives with issue 8, list counts are read now. */
+export async function insertContacts(
+  deps: Deps,
+  contacts: { accountId: number; bookId: number; email: string; status: number; phone?: string }[],
+): Promise<void> {
+  const now = deps.now()
+  await deps.db
+    .insertInto('contacts')
+    .values(contacts.map((c) => ({
+      account_id: c.accountId,
+      address_book_id: c.bookId,
+      email: c.email,
+      status: c.status,
+      phone: c.phone ?? null,
+      variables: '{}',
+      created_at: now,
+      updated_at: now,
+    })))
+    .execute()
+}
+
+/** A snapshot of every table's rows, to prove that a rejected request changed nothing. */
+export async function snapshotDatabase(deps: Deps): Promise<Record<string, unknown[]>> {
+  const tables = ['accounts', 'access_tokens', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts'] as const
+  const out: Record<string, unknown[]> = {}
+  for (const table of tables) out[table] = await deps.db.selectFrom(table).selectAll().orderBy(table === 'access_tokens' ? 'token_hash' : 'id').execute()
+  return out
+}

