@@ -1,0 +1,54 @@
+// The operator surface: health, metrics, the generated OpenAPI document and docs.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { DIALECTS } from '../../helpers/databases.js'
+import { startTestApp, type TestApp } from '../../helpers/app.js'
+
+for (const dialect of DIALECTS) {
+  describe(`operator endpoints on ${dialect}`, () => {
+    let t: TestApp
+    before(async () => {
+      t = await startTestApp(dialect)
+    })
+    after(() => t.close())
+
+    it('answers /healthz without a token after touching the database', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/healthz' })
+      assert.equal(res.statusCode, 200)
+      assert.deepEqual(res.json(), { status: 'ok' })
+    })
+
+    it('counts requests by route pattern and status in /metrics', async () => {
+      const account = await t.account()
+      await t.call(account, { method: 'GET', url: '/addressbooks/424242' })
+      await t.call(account, { method: 'GET', url: '/addressbooks/424243' })
+      const res = await t.app.inject({ method: 'GET', url: '/metrics' })
+      assert.equal(res.statusCode, 200)
+      assert.match(res.body, /http_requests_total\{method="GET",route="\/addressbooks\/:id",status="404"\} 2/)
+      assert.match(res.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/addressbooks\/:id",status="404"\} \d+/)
+    })
+
+    it('serves an OpenAPI 3.1 document that validates and lists every mailing-list route', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/openapi.json' })
+      const document = res.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>()
+      const result = await new Validator().validate(document)
+      assert.equal(result.valid, true, JSON.stringify(result.errors))
+      assert.equal(document.openapi, '3.1.0')
+      for (const [path, method] of [
+        ['/addressbooks', 'post'], ['/addressbooks', 'get'], ['/addressbooks/{id}', 'get'], ['/addressbooks/{id}', 'put'],
+        ['/addressbooks/{id}', 'delete'], ['/addressbooks/{id}/variables', 'get'], ['/addressbooks/{id}/emails/total', 'get'],
+        ['/addressbooks/{id}/cost', 'get'], ['/addressbooks/{id}/campaigns', 'get'], ['/oauth/access_token', 'post'],
+      ] as const) {
+        assert.ok(document.paths[path]?.[method], `${method} ${path}`)
+      }
+    })
+
+    it('serves the browsable docs at /docs', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/docs/' })
+      assert.equal(res.statusCode, 200)
+      assert.match(String(res.headers['content-type']), /text\/html/)
+      assert.match(res.body, /swagger/i)
+    })
+  })
+}

@@ -1,0 +1,104 @@
+// The `tidings` binary as an operator runs it: accounts, config, and serve with logs and graceful shutdown.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { connect } from 'node:net'
+import { createInterface } from 'node:readline'
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
+
+const run = promisify(execFile)
+const CLI = ['--import', 'tsx', 'src/cli/index.ts']
+
+for (const dialect of DIALECTS) {
+  describe(`tidings CLI on ${dialect}`, () => {
+    let database: TestDatabase
+    let env: NodeJS.ProcessEnv
+    const tidings = async (...args: string[]) => (await run(process.execPath, [...CLI, ...args], { env })).stdout
+
+    before(async () => {
+      database = await createTestDatabase(dialect)
+      env = { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' }
+    })
+    after(() => database.drop())
+
+    it('creates an account printing id, client_id and client_secret, lists it and credits it', async () => {
+      const created = JSON.parse(await tidings('accounts', 'create', '--name', 'Acme', '--balance', '12.5', '--currency', 'eur')) as Record<string, unknown>
+      assert.deepEqual(Object.keys(created).sort(), ['client_id', 'client_secret', 'id'])
+      assert.equal(typeof created.id, 'number')
+      const listed = JSON.parse(await tidings('accounts', 'list')) as Record<string, unknown>[]
+      const acme = listed.find((a) => a.id === created.id)
+      assert.deepEqual({ ...acme }, { id: created.id, name: 'Acme', client_id: created.client_id, currency: 'EUR', plan: 'pro', balance: 12.5 })
+      assert.ok(!JSON.stringify(listed).includes(String(created.client_secret)), 'the secret is never shown again')
+      const credited = JSON.parse(await tidings('accounts', 'credit', String(created.id), '7.25')) as { balance: number }
+      assert.equal(credited.balance, 19.75)
+    })
+
+    it('refuses a bad amount and an unknown account with a message and a non-zero exit', async () => {
+      await assert.rejects(tidings('accounts', 'credit', '999999', '5'), /account 999999 not found/)
+      await assert.rejects(tidings('accounts', 'create', '--name', 'x', '--balance', 'lots'), /amount must be a decimal/)
+    })
+
+    it('prints the effective config with the database password hidden', async () => {
+      const shown = JSON.parse(await tidings('config')) as Record<string, unknown>
+      assert.equal(shown.port, 8080)
+      if (dialect === 'postgres') {
+        assert.ok(!String(shown.databaseUrl).includes('tidings-test'), 'password hidden')
+        assert.match(String(shown.databaseUrl), /\*\*\*\*\*/)
+      }
+    })
+
+    it('serves with JSON logs carrying the request id, and finishes an in-flight request on SIGTERM', async () => {
+      const created = JSON.parse(await tidings('accounts', 'create', '--name', 'Server')) as { client_id: string; client_secret: string }
+      const server = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+      const lines: Record<string, unknown>[] = []
+      const waiters: [(line: Record<string, unknown>) => boolean, (line: Record<string, unknown>) => void][] = []
+      createInterface({ input: server.stdout! }).on('line', (text) => {
+        const line = JSON.parse(text) as Record<string, unknown>
+        lines.push(line)
+        for (const [match, resolve] of waiters) if (match(line)) resolve(line)
+      })
+      const waitFor = (match: (line: Record<string, unknown>) => boolean) =>
+        new Promise<Record<string, unknown>>((resolve) => {
+          const found = lines.find(match)
+          if (found) resolve(found)
+          else waiters.push([match, resolve])
+        })
+      const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)))
+
+      const address = String((await waitFor((l) => l.msg === 'tidings is serving')).address)
+      const token = await fetch(`${address}/oauth/access_token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'trace-123' },
+        body: JSON.stringify({ client_id: created.client_id, client_secret: created.client_secret }),
+      }).then((r) => r.json() as Promise<{ access_token: string }>)
+      const logged = await waitFor((l) => l.reqId === 'trace-123' && l.msg === 'request completed')
+      assert.equal((logged.res as { statusCode: number }).statusCode, 200)
+      assert.ok(!lines.some((l) => JSON.stringify(l).includes(created.client_secret)), 'no secret in the logs')
+
+      // Send the headers and half the body, stop the server, then send the rest: the request must complete.
+      const body = JSON.stringify({ bookName: 'in flight' })
+      const { hostname, port } = new URL(address)
+      const socket = connect(Number(port), hostname)
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write(`POST /addressbooks HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token.access_token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
+      await waitFor((l) => l.msg === 'incoming request' && (l.req as { url: string }).url === '/addressbooks')
+      server.kill('SIGTERM')
+      await waitFor((l) => l.msg === 'shutting down')
+      const answer = new Promise<string>((resolve) => {
+        let data = ''
+        socket.on('data', (chunk) => {
+          data += chunk.toString()
+          if (data.includes('}')) resolve(data)
+        })
+        socket.on('close', () => resolve(data))
+      })
+      socket.write(body.slice(5))
+      const raw = await answer
+      assert.match(raw, /^HTTP\/1\.1 200/)
+      assert.match(raw, /\{"id":\d+\}/)
+      assert.equal(await exited, 0)
+      assert.ok(lines.some((l) => l.msg === 'tidings stopped'))
+    })
+  })
+}
