@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 422,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
 }
 
@@ -31,6 +32,8 @@ const FASTIFY_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_request',
   FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
 }
 
 export function toAppError(err: FastifyError | AppError | Error): AppError | undefined {
@@ -50,6 +53,12 @@ export function statusOf(error: AppError): number {
 export function errorBody(error: AppError): Record<string, unknown> {
   if (error.code === 'invalid_client') return INVALID_CLIENT_BODY
   return { error_code: error.publishedCode ?? statusOf(error), message: error.message }
+}
+
+/** Errors Fastify raises before routing (a malformed URL): answered in the same JSON shape. */
+export function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const known = toAppError(err) ?? new AppError('bad_request', 'Bad request', { cause: err })
+  void reply.status(statusOf(known)).send(errorBody(known))
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -8,7 +8,7 @@ import { registerBodyParsers } from './conventions/body-parsers.js'
 import { parseQueryString } from './conventions/query.js'
 import { registerInputNormalization } from './conventions/input.js'
 import { validationError } from './conventions/validation-messages.js'
-import { registerErrorHandler } from './errors.js'
+import { answerFrameworkError, registerErrorHandler } from './errors.js'
 import { registerNotFound } from './not-found.js'
 import { registerBearerCheck, registerTokenRoute } from './auth.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
@@ -24,10 +24,13 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
       querystringParser: parseQueryString,
+      // Path parameters hold email addresses (up to 254 characters), not only ids.
+      maxParamLength: 320,
     },
     // Coercion is done by conventions/normalize.ts, which never turns a number into a string.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     schemaErrorFormatter: validationError,
+    frameworkErrors: answerFrameworkError,
   })
 
   // The npm SDK sends GET parameters only as a JSON body (COMPAT.md 2): parse GET bodies too.

@@ -25,7 +25,7 @@ const nameInUse = (cause: unknown) => new AppError('conflict', 'Name already in 
 
 export async function createBook(deps: Deps, accountId: number, name: string): Promise<number> {
   try {
-    return await booksRepo.createBook(deps.db, { accountId, name: name.trim(), now: deps.now() })
+    return await booksRepo.createBook(deps.db, { accountId, name, now: deps.now() })
   } catch (err) {
     if (isUniqueViolation(err)) throw nameInUse(err)
     throw err
@@ -35,7 +35,7 @@ export async function createBook(deps: Deps, accountId: number, name: string): P
 export async function renameBook(deps: Deps, accountId: number, id: number, name: string): Promise<void> {
   let renamed: boolean
   try {
-    renamed = await booksRepo.renameLiveBook(deps.db, { accountId, id, name: name.trim(), now: deps.now() })
+    renamed = await booksRepo.renameLiveBook(deps.db, { accountId, id, name, now: deps.now() })
   } catch (err) {
     if (isUniqueViolation(err)) throw nameInUse(err)
     throw err

@@ -3,7 +3,8 @@
 // - form and query values are strings: "10" becomes 10 and "1"/"true" becomes true where the schema says
 //   integer/number/boolean (a number is never turned into a string: `bookName: 5` stays a type error);
 // - list fields arrive as arrays, JSON strings, PHP serialize() strings or index-keyed objects;
-// - empty and null optional fields, and the Go SDK's zero date, mean "not given".
+// - strings are trimmed (as Laravel's TrimStrings middleware does), and empty, blank or null fields and the
+//   Go SDK's zero date mean "not given" — so a required one is reported missing.
 import { unserialize } from 'php-serialize'
 import { GO_ZERO_DATE } from '../../lib/wire-date.js'
 
@@ -33,6 +34,8 @@ export function normalize(routeSchema: object | undefined, value: unknown): unkn
       return typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value
     case 'boolean':
       return toBoolean(value)
+    case 'string':
+      return typeof value === 'string' ? value.trim() || undefined : value
     case 'array':
       return normalizeArray(schema, value)
     case 'object':

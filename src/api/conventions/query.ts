@@ -9,10 +9,10 @@ export const UNPARSABLE_QUERY = Symbol('unparsable query')
 export function parseQueryString(raw: string): Record<string | symbol, unknown> {
   if (raw === '') return {}
   const decoded = safeDecode(raw)
-  const first = decoded?.trimStart()[0]
-  if (decoded !== undefined && (first === '{' || first === '[')) {
+  const first = (decoded ?? raw).trimStart()[0]
+  if (first === '{' || first === '[' || /^(%7B|%5B)/i.test(raw)) {
     try {
-      const parsed = parseJsonText(decoded)
+      const parsed = parseJsonText(decoded ?? '')
       if (Array.isArray(parsed) && parsed.length === 0) return {}
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>
     } catch {

@@ -124,9 +124,9 @@ for (const dialect of DIALECTS) {
     })
     after(async () => {
       https.request = originalRequest
-      agent.destroy()
-      rmSync(storage, { recursive: true, force: true })
-      await testApp.close()
+      agent?.destroy()
+      if (storage) rmSync(storage, { recursive: true, force: true })
+      await testApp?.close()
     })
     beforeEach(() => {
       exchanges.length = 0

@@ -27,6 +27,7 @@ describe('normalize', () => {
   it('treats the Go zero date, empty strings and nulls as not given', () => {
     const Schema = Type.Object({ send_date: Type.Optional(Type.String()), type: Type.Optional(Type.String()), name: Type.Optional(Type.String()) })
     assert.deepEqual(normalize(Schema, { send_date: '0001-01-01 00:00:00', type: '', name: null }), {})
+    assert.deepEqual(normalize(Schema, { type: '   ', name: '  Acme ' }), { name: 'Acme' })
   })
 
   it('turns form strings into integers and booleans but never numbers into strings', () => {
