@@ -375,8 +375,9 @@ function positiveNumber(name: string, fallback: number): number {
   return n
 }
 
+/** `digits` decimals at most (autocannon's latencies are whole milliseconds, so they print as such). */
 function fmt(n: number, digits: number): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits })
 }
 
 main().catch((err: unknown) => {
