@@ -32,8 +32,28 @@ function openSqlite(path: string): Storage {
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing was 27% of the CPU of a GET /addressbooks/{id}
+ * (docs/benchmarks.md). Statements are reused by SQL text; SQLite re-prepares them itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text)
+      if (!statement) {
+        statement = sqlite.prepare(text)
+        // Queries with `in (?, ?, …)` vary in text: bound the cache so it cannot grow without limit.
+        if (statements.size < 2000) statements.set(text, statement)
+      }
+      return statement
+    },
+  }
 }
 
 // int8 (count(*), bigint ids, epoch-ms times) arrives as a string by default; our values stay below 2^53.
