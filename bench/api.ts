@@ -14,13 +14,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
-import { startEmbeddedPostgres, type PostgresServer } from '../test/helpers/postgres.js'
+import { freePort, startEmbeddedPostgres, type PostgresServer } from '../test/helpers/postgres.js'
+import { withAdmin } from '../test/helpers/databases.js'
 
 // autocannon ships no type declarations (and @types/autocannon is not installed): describe the part we use.
 interface Histogram {
@@ -122,12 +121,12 @@ async function benchTidings(
       admin = pgServer.url
     }
     const name = `tidings_bench_${randomBytes(6).toString('hex')}`
-    await withPg(admin, (c) => c.query(`create database ${name}`))
+    await withAdmin(admin, (c) => c.query(`create database ${name}`))
     const url = new URL(admin)
     url.pathname = `/${name}`
     databaseUrl = url.toString()
     const adminUrl = admin
-    dropDatabase = () => withPg(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {})
+    dropDatabase = () => withAdmin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {})
   }
   const env = { ...process.env, DATABASE_URL: databaseUrl, TIDINGS_DATA_DIR: dataDir, LOG_LEVEL: LOG_LEVEL }
   let server: Child | undefined
@@ -344,27 +343,6 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
   const text = await res.text()
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text}`)
   return JSON.parse(text) as T
-}
-
-async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))))
-    })
-  })
 }
 
 function positiveNumber(name: string, fallback: number): number {

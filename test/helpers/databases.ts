@@ -63,7 +63,8 @@ async function dropPostgresDatabase(url: string): Promise<void> {
   await withAdmin(await postgresAdminUrl(), (client) => client.query(`drop database if exists ${name} with (force)`))
 }
 
-async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` with a short-lived client connected to `url`. */
+export async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

@@ -38,7 +38,8 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
