@@ -15,6 +15,9 @@ export const ConfigSchema = Type.Object({
   loginWindowSeconds: Type.Integer({ minimum: 1 }),
   emailPrice: Type.Number({ minimum: 0 }),
   defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  currencyRates: Type.String({ pattern: '^\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*(,\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*)*$' }),
+  contactActivation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  secretKey: Type.String(),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -46,4 +49,20 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
   emailPrice: { env: 'TIDINGS_EMAIL_PRICE', default: () => 0.0044, description: 'Price of one email beyond the tariff, in the account currency' },
   defaultCurrency: { env: 'TIDINGS_DEFAULT_CURRENCY', default: () => 'USD', description: 'Currency of accounts created without --currency' },
+  currencyRates: {
+    env: 'TIDINGS_CURRENCY_RATES',
+    default: () => 'USD=1',
+    description: 'Units of each currency per 1 USD for GET /balance/{currency}, e.g. `USD=1,EUR=0.92,UAH=41.3`',
+  },
+  contactActivation: {
+    env: 'TIDINGS_CONTACT_ACTIVATION',
+    default: () => 'auto',
+    description: '`auto`: added contacts are Active; `manual`: they wait (status 0) for `tidings contacts activate`',
+  },
+  secretKey: {
+    env: 'TIDINGS_SECRET_KEY',
+    default: () => '',
+    description: 'Key that signs links in emails; when empty one is generated once and kept in the database',
+    secret: true,
+  },
 }

@@ -1,9 +1,11 @@
 // Runs the numbered, forward-only migrations; the same set serves SQLite and PostgreSQL.
 import { Migrator, type Kysely, type Migration } from 'kysely'
 import * as m0001 from './migrations/0001_init.js'
+import * as m0002 from './migrations/0002_audience.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_audience': m0002,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -55,6 +55,8 @@ export interface ContactsTable {
   status: number
   phone: string | null
   variables: string
+  /** How the contact arrived: api, import or form (a confirmed double opt-in). */
+  source: Generated<string>
   created_at: number
   updated_at: number
 }
@@ -67,6 +69,89 @@ export interface AddressBookVariablesTable {
   created_at: number
 }
 
+export interface TagsTable {
+  id: Generated<number>
+  account_id: number
+  name: string
+  color: string
+  created_at: number
+  updated_at: number
+}
+
+export interface TagLinksTable {
+  tag_id: number
+  account_id: number
+  /** 'email' or 'phone' */
+  kind: string
+  value: string
+  created_at: number
+}
+
+export interface EmailBlacklistTable {
+  account_id: number
+  email: string
+  comment: string | null
+  created_at: number
+}
+
+export interface SendersTable {
+  id: Generated<number>
+  account_id: number
+  email: string
+  name: string
+  /** 'inactive' until activated with the emailed code, then 'active' */
+  status: string
+  code_hash: string | null
+  code_expires_at: number | null
+  codes_sent: Generated<number>
+  codes_window_started_at: number | null
+  failed_attempts: Generated<number>
+  locked_until: number | null
+  created_at: number
+  updated_at: number
+}
+
+export interface JobsTable {
+  id: Generated<number>
+  account_id: number | null
+  /** The identifier shown to the client (the queue envelope's queue_id). */
+  queue_id: string
+  kind: string
+  /** JSON */
+  payload: string
+  /** 'queued', 'done' or 'failed' */
+  status: string
+  attempts: Generated<number>
+  run_at: number
+  locked_until: number | null
+  last_error: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface OutboxTable {
+  id: Generated<number>
+  account_id: number
+  /** 'confirmation' or 'sender_code' */
+  kind: string
+  from_email: string
+  from_name: string
+  to_email: string
+  subject: string
+  html: string
+  text: string
+  /** 'queued' until the email channel takes it */
+  status: string
+  created_at: number
+  updated_at: number
+}
+
+export interface SettingsTable {
+  key: string
+  value: string
+  updated_at: number
+}
+
 export interface Database {
   accounts: AccountsTable
   access_tokens: AccessTokensTable
@@ -75,4 +160,11 @@ export interface Database {
   address_books: AddressBooksTable
   contacts: ContactsTable
   address_book_variables: AddressBookVariablesTable
+  tags: TagsTable
+  tag_links: TagLinksTable
+  email_blacklist: EmailBlacklistTable
+  senders: SendersTable
+  jobs: JobsTable
+  outbox: OutboxTable
+  settings: SettingsTable
 }

@@ -47,8 +47,12 @@ export async function insertContacts(
 
 /** A snapshot of every table's rows, to prove that a rejected request changed nothing. */
 export async function snapshotDatabase(deps: Deps): Promise<Record<string, unknown[]>> {
-  const tables = ['accounts', 'access_tokens', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts'] as const
+  const byId = ['accounts', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts', 'tags', 'senders', 'jobs', 'outbox'] as const
   const out: Record<string, unknown[]> = {}
-  for (const table of tables) out[table] = await deps.db.selectFrom(table).selectAll().orderBy(table === 'access_tokens' ? 'token_hash' : 'id').execute()
+  for (const table of byId) out[table] = await deps.db.selectFrom(table).selectAll().orderBy('id').execute()
+  out.access_tokens = await deps.db.selectFrom('access_tokens').selectAll().orderBy('token_hash').execute()
+  out.tag_links = await deps.db.selectFrom('tag_links').selectAll().orderBy(['tag_id', 'kind', 'value']).execute()
+  out.email_blacklist = await deps.db.selectFrom('email_blacklist').selectAll().orderBy(['account_id', 'email']).execute()
+  out.settings = await deps.db.selectFrom('settings').selectAll().orderBy('key').execute()
   return out
 }
