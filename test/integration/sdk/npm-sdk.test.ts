@@ -1,62 +1,11 @@
-// The real npm SDK (`sendpulse-api` 1.1.7), unchanged, against a listening server. The SDK talks HTTPS to
-// api.sendpulse.com:443 with no base-URL option, so its `https.request` is sent to 127.0.0.1 over HTTP.
+// The real npm SDK (`sendpulse-api` 1.1.7), unchanged, against a listening server: tokens and mailing lists.
 import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import http from 'node:http'
-import type { RequestOptions } from 'node:https'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { DIALECTS } from '../../helpers/databases.js'
-import { startTestApp, type TestApp } from '../../helpers/app.js'
+import type { TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
-
-const require = createRequire(import.meta.url)
-// The very object the SDK's `require('https')` returns: patching it redirects the SDK.
-const https = require('node:https') as { request: (options: RequestOptions, callback?: (res: http.IncomingMessage) => void) => http.ClientRequest }
-
-type Callback = (answer: unknown) => void
-
-/** The part of the SDK these tests drive; every method takes the callback first. */
-interface SendpulseSdk {
-  init(clientId: string, secret: string, storage: string, callback: Callback): void
-  createAddressBook(callback: Callback, bookName: string): void
-  listAddressBooks(callback: Callback, limit?: number, offset?: number): void
-  editAddressBook(callback: Callback, id: number, bookName: string): void
-  getBookInfo(callback: Callback, id: number): void
-  removeAddressBook(callback: Callback, id: number): void
-  campaignCost(callback: Callback, id: number): void
-}
-
-/** A fresh copy of the SDK: it keeps the token and credentials in module-level variables. */
-function loadSdk(): SendpulseSdk {
-  for (const path of [require.resolve('sendpulse-api'), require.resolve('sendpulse-api/api/sendpulse.js')]) delete require.cache[path]
-  return require('sendpulse-api') as SendpulseSdk
-}
-
-/** Calls an SDK method and resolves with what reaches its callback. */
-function call<T = unknown>(method: (callback: Callback, ...args: never[]) => void, ...args: unknown[]): Promise<T> {
-  return new Promise((resolve) => (method as (callback: Callback, ...rest: unknown[]) => void)(resolve as Callback, ...args))
-}
-
-/** The name of the SDK's token cache file: md5(client_id + '::' + secret) in its storage directory. */
-function tokenFile(storage: string, account: TestAccount): string {
-  return join(storage, createHash('md5').update(`${account.clientId}::${account.clientSecret}`).digest('hex'))
-}
-
-interface Exchange {
-  method: string
-  path: string
-  status: number
-  body: string
-  /** Sent on a kept-alive connection that already carried a request. */
-  reused: boolean
-}
-
-/** A guard against the SDK asking forever (it retries every 401 without limit). */
-const MAX_REQUESTS_PER_TEST = 20
+import { call, loadSdk, startSdkHarness, tokenFile, type Callback, type Exchange, type SdkHarness, type SendpulseSdk } from '../../helpers/npm-sdk.js'
 
 type Book = Record<string, unknown> & { id: number; name: string }
 
@@ -89,44 +38,20 @@ function assertActiveBook(book: Book, fields: string[]): void {
 
 for (const dialect of DIALECTS) {
   describe(`the npm SDK sendpulse-api against the server on ${dialect}`, () => {
+    let harness: SdkHarness
     let testApp: TestApp
     let account: TestAccount
     let sdk: SendpulseSdk
     let storage: string
-    let agent: http.Agent
-    const originalRequest = https.request
-    const exchanges: Exchange[] = []
-    const paths = () => exchanges.map((e) => `${e.method} ${e.path} ${e.status}`)
+    let exchanges: Exchange[]
+    const paths = () => harness.paths()
 
     before(async () => {
-      testApp = await startTestApp(dialect)
-      account = await testApp.account()
-      const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' })
-      const port = Number(new URL(address).port)
-      // Keep-alive, like Node's default agent: the SDK's GET bodies must be read or the next request breaks.
-      agent = new http.Agent({ keepAlive: true })
-      https.request = (options, callback) => {
-        assert.equal(options.hostname, 'api.sendpulse.com', 'the SDK talks to its fixed host')
-        assert.equal(options.port, 443)
-        const request = http.request({ ...options, hostname: '127.0.0.1', port, agent }, callback)
-        const exchange: Exchange = { method: String(options.method), path: String(options.path), status: 0, body: '', reused: false }
-        exchanges.push(exchange)
-        if (exchanges.length > MAX_REQUESTS_PER_TEST) request.destroy(new Error('the SDK keeps asking: stopped by the test'))
-        request.on('response', (response) => {
-          exchange.status = response.statusCode ?? 0
-          exchange.reused = request.reusedSocket
-          response.on('data', (chunk: Buffer) => (exchange.body += chunk.toString()))
-        })
-        return request
-      }
-      storage = mkdtempSync(join(tmpdir(), 'tidings-npm-sdk-'))
-      sdk = loadSdk()
+      harness = await startSdkHarness(dialect)
+      ;({ testApp, account, sdk, storage, exchanges } = harness)
     })
     after(async () => {
-      https.request = originalRequest
-      agent?.destroy()
-      if (storage) rmSync(storage, { recursive: true, force: true })
-      await testApp?.close()
+      await harness?.close()
     })
     beforeEach(() => {
       exchanges.length = 0
@@ -211,26 +136,7 @@ for (const dialect of DIALECTS) {
       // sendpulse-api 1.1.7 exports no method for GET /addressbooks/{id}/variables; this request is built as
       // its sendRequest() builds every GET: https.request to its host, a `{}` JSON body and the cached token.
       const id = await createBook('SDK variables list')
-      const token = readFileSync(tokenFile(storage, account), 'utf8')
-      const body = JSON.stringify({})
-      const answer = await new Promise<string>((resolve, reject) => {
-        const request = https.request(
-          {
-            path: `/addressbooks/${id}/variables`,
-            port: 443,
-            hostname: 'api.sendpulse.com',
-            method: 'GET',
-            headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Authorization: `Bearer ${token}` },
-          },
-          (response) => {
-            let text = ''
-            response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-            response.on('end', () => resolve(text))
-          },
-        )
-        request.on('error', reject)
-        request.end(body)
-      })
+      const answer = (await harness.request('GET', `/addressbooks/${id}/variables`)).body
       const variables = JSON.parse(answer) as { name: string; type: string }[]
       assert.ok(Array.isArray(variables), `answer: ${answer}`)
       assert.deepEqual(variables.find((v) => v.name === 'email'), { name: 'email', type: 'string' })
