@@ -13,6 +13,8 @@ import { registerNotFound } from './not-found.js'
 import { registerBearerCheck, registerTokenRoute } from './auth.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
 import { addressbookRoutes } from './routes/addressbooks.js'
+import { contactRoutes } from './routes/contacts.js'
+import { emailRoutes } from './routes/emails.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -55,6 +57,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
     await api.register(addressbookRoutes(deps))
+    await api.register(contactRoutes(deps))
+    await api.register(emailRoutes(deps))
   })
   return app
 }

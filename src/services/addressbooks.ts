@@ -58,7 +58,7 @@ export async function getBook(deps: Deps, accountId: number, id: number): Promis
 }
 
 /** A book that is not marked as deleted: every operation except GET by id works only on those. */
-async function getLiveBook(deps: Deps, accountId: number, id: number): Promise<booksRepo.BookRow> {
+export async function getLiveBook(deps: Deps, accountId: number, id: number): Promise<booksRepo.BookRow> {
   const book = await booksRepo.findBook(deps.db, accountId, id)
   if (!book || book.status === booksRepo.BOOK_STATUS.deleted) throw bookNotFound()
   return book

@@ -116,6 +116,19 @@ export async function listBookVariables(db: Kysely<Database>, bookId: number): P
   return db.selectFrom('address_book_variables').select(['name', 'type']).where('address_book_id', '=', bookId).orderBy('id').execute()
 }
 
+/** The declared variable types of several books: book id → variable name → type. */
+export async function variableTypesOfBooks(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, Map<string, string>>> {
+  const out = new Map<number, Map<string, string>>(bookIds.map((id) => [id, new Map()]))
+  if (bookIds.length === 0) return out
+  const rows = await db
+    .selectFrom('address_book_variables')
+    .select(['address_book_id', 'name', 'type'])
+    .where('address_book_id', 'in', bookIds)
+    .execute()
+  for (const r of rows) out.get(Number(r.address_book_id))?.set(r.name, r.type)
+  return out
+}
+
 function toBook(row: Selectable<AddressBooksTable>): BookRow {
   return { id: Number(row.id), accountId: Number(row.account_id), name: row.name, status: row.status, createdAt: Number(row.created_at) }
 }

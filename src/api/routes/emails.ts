@@ -1,0 +1,65 @@
+// An address across the account's lists: API.md 4.5.
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import * as emails from '../../services/emails.js'
+import { variablesAsList } from '../../services/contact-variables.js'
+import type { Deps } from '../../services/types.js'
+import { toWireDate } from '../../lib/wire-date.js'
+import { ResultTrue, responses } from '../schemas/common.js'
+import * as S from '../schemas/emails.js'
+import { statusExplain } from '../wire/contact.js'
+
+const tags = ['Email addresses']
+
+export function emailRoutes(deps: Deps) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+    app.get(
+      '/emails/:email',
+      { schema: { tags, summary: 'The lists holding an address', params: S.EmailPathParams, response: responses(Type.Array(S.EmailInBook), 422) } },
+      async (request) => {
+        const found = await emails.findAddress(deps, request.accountId, request.params.email)
+        return found.map((c) => ({
+          book_id: c.bookId,
+          email: c.email,
+          status: c.status,
+          status_explain: statusExplain(c.status),
+          variables: variablesAsList(c.variables, c.types),
+        }))
+      },
+    )
+
+    app.get(
+      '/emails/:email/details',
+      { schema: { tags, summary: 'Where and when an address was added', params: S.EmailPathParams, response: responses(Type.Array(S.EmailDetail), 422) } },
+      async (request) => {
+        const found = await emails.findAddress(deps, request.accountId, request.params.email)
+        return found.map((c) => ({ list_name: c.bookName, list_id: c.bookId, add_date: toWireDate(c.createdAt), source: c.source }))
+      },
+    )
+
+    app.post(
+      '/emails',
+      { schema: { tags, summary: 'The lists holding each of several addresses', body: S.EmailsListBody, response: responses(S.EmailsInfo, 422) }, config: { bareArrayField: 'emails' } },
+      async (request) => {
+        const found = await emails.findEverywhere(deps, request.accountId, request.body.emails)
+        const answer: Record<string, unknown[]> = {}
+        for (const [email, listed] of found) {
+          answer[email] = listed.map((c) => ({ book_id: c.bookId, status: c.status, variables: variablesAsList(c.variables, c.types) }))
+        }
+        return answer
+      },
+    )
+
+    app.delete(
+      '/emails/:email',
+      { schema: { tags, summary: "Remove an address from every list of the account", params: S.EmailPathParams, response: responses(ResultTrue, 422) } },
+      async (request) => {
+        await emails.deleteEverywhere(deps, request.accountId, request.params.email)
+        return { result: true }
+      },
+    )
+  }
+}

@@ -1,0 +1,204 @@
+// Contacts of a mailing list (API.md 4.1, 4.1.1): adding (single opt-in here, double opt-in through
+// confirmations), listing, reading, deleting, unsubscribing, variables and phone.
+import * as contactsRepo from '../storage/repos/contacts.js'
+import * as booksRepo from '../storage/repos/address-books.js'
+import { normalizeEmail } from '../lib/email-address.js'
+import { normalizePhone } from '../lib/phone-number.js'
+import { AppError } from './errors.js'
+import { getLiveBook } from './addressbooks.js'
+import { prepareContacts, readVariables, type Rejected } from './contact-input.js'
+import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
+import type { Deps, Page } from './types.js'
+
+export const MAX_EMAILS_PER_CHANGE = 100
+
+export interface Contact {
+  id: number
+  bookId: number
+  email: string
+  status: number
+  phone: string | null
+  variables: ContactVariables
+  createdAt: number
+  source: string
+}
+
+export interface AddOptions {
+  source: 'api' | 'import'
+}
+
+export interface AddSummary {
+  added: number
+  updated: number
+  rejected: Rejected[]
+}
+
+const emailNotFound = () => new AppError('invalid', 'Email address not found', { publishedCode: 502 })
+
+/**
+ * Adds contacts to a list or updates the ones already in it (API.md 4.1.1). Invalid addresses are skipped
+ * and reported; any other bad item (a wrong shape, a value that breaks its variable's type) rejects the
+ * whole call before anything is written.
+ */
+export async function addContacts(deps: Deps, accountId: number, bookId: number, items: readonly unknown[], options: AddOptions): Promise<AddSummary> {
+  await getLiveBook(deps, accountId, bookId)
+  return deps.db.transaction().execute(async (tx) => {
+    const types = new Map((await booksRepo.listBookVariables(tx, bookId)).map((v) => [v.name, v.type]))
+    const batch = prepareContacts(items, types)
+    const fatal = batch.rejected.find((r) => r.kind !== 'address')
+    if (fatal && options.source === 'api') throw new AppError('invalid', fatal.reason)
+    if (batch.contacts.length === 0) {
+      throw new AppError('invalid', `Argument emails is invalid: ${batch.rejected.map((r) => r.reason).join('; ') || 'no address given'}`)
+    }
+    const now = deps.now()
+    await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
+    const stored = await contactsRepo.upsertContacts(tx, {
+      accountId,
+      bookId,
+      status: deps.config.contactActivation === 'manual' ? contactsRepo.CONTACT_STATUS.new : contactsRepo.CONTACT_STATUS.active,
+      source: options.source,
+      now,
+      contacts: batch.contacts.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
+    })
+    const added = stored.filter((s) => s.inserted).length
+    return { added, updated: stored.length - added, rejected: batch.rejected }
+  })
+}
+
+export interface ListFilter {
+  active?: boolean
+  notActive?: boolean
+  order?: 'asc' | 'desc'
+}
+
+/** API.md 4.1: `active` means Active and New contacts, `not_active` every other status. */
+const ACTIVE_OR_NEW = [contactsRepo.CONTACT_STATUS.new, contactsRepo.CONTACT_STATUS.active] as const
+
+export async function listContacts(deps: Deps, accountId: number, bookId: number, filter: ListFilter, page: Page): Promise<Contact[]> {
+  await getLiveBook(deps, accountId, bookId)
+  const onlyActive = filter.active === true && filter.notActive !== true
+  const onlyInactive = filter.notActive === true && filter.active !== true
+  const rows = await contactsRepo.listContacts(
+    deps.db,
+    {
+      bookId,
+      statuses: onlyActive ? ACTIVE_OR_NEW : undefined,
+      excludedStatuses: onlyInactive ? ACTIVE_OR_NEW : undefined,
+      order: filter.order ?? 'asc',
+    },
+    page,
+  )
+  return rows.map(toContact)
+}
+
+export interface ContactWithTypes extends Contact {
+  /** The list's variable types, to show each variable with its type. */
+  types: ReadonlyMap<string, string>
+}
+
+export async function getContact(deps: Deps, accountId: number, bookId: number, rawEmail: string): Promise<ContactWithTypes> {
+  await getLiveBook(deps, accountId, bookId)
+  const email = normalizeEmail(rawEmail)
+  const row = email && (await contactsRepo.findContact(deps.db, bookId, email))
+  if (!row) throw new AppError('not_found', 'Email address not found', { publishedCode: 502 })
+  const types = (await booksRepo.variableTypesOfBooks(deps.db, [bookId])).get(bookId) ?? new Map()
+  return { ...toContact(row), types }
+}
+
+/** Valid, distinct addresses of a change request limited to 100 (API.md 8). */
+function addressesOfChange(rawEmails: readonly unknown[]): string[] {
+  if (rawEmails.length === 0) throw new AppError('invalid', 'No emails', { publishedCode: 303 })
+  if (rawEmails.length > MAX_EMAILS_PER_CHANGE) {
+    throw new AppError('invalid', `Limit is exceeded. Max count: ${MAX_EMAILS_PER_CHANGE}`)
+  }
+  return [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+}
+
+export async function deleteContacts(deps: Deps, accountId: number, bookId: number, rawEmails: readonly unknown[]): Promise<number> {
+  await getLiveBook(deps, accountId, bookId)
+  return contactsRepo.deleteContacts(deps.db, bookId, addressesOfChange(rawEmails))
+}
+
+export async function unsubscribeContacts(deps: Deps, accountId: number, bookId: number, rawEmails: readonly unknown[]): Promise<number> {
+  await getLiveBook(deps, accountId, bookId)
+  const emails = addressesOfChange(rawEmails)
+  const { unsubscribed } = contactsRepo.CONTACT_STATUS
+  const changed = await contactsRepo.setContactStatus(deps.db, {
+    bookId,
+    emails,
+    status: unsubscribed,
+    now: deps.now(),
+    onlyFrom: [0, 1, 2, 3, 7, 14],
+  })
+  if (changed === 0) throw new AppError('invalid', 'Active emails not found')
+  return changed
+}
+
+/** Sets variables of one contact (POST …/emails/variable): new values win, new variables are declared. */
+export async function updateVariables(
+  deps: Deps,
+  accountId: number,
+  bookId: number,
+  rawEmail: string,
+  rawVariables: unknown,
+): Promise<void> {
+  const variables = readVariables(rawVariables)
+  await getLiveBook(deps, accountId, bookId)
+  const email = normalizeEmail(rawEmail)
+  if (!email) throw new AppError('invalid', 'Argument email is invalid')
+  await deps.db.transaction().execute(async (tx) => {
+    const contact = await contactsRepo.findContact(tx, bookId, email)
+    if (!contact) throw emailNotFound()
+    const types = new Map((await booksRepo.listBookVariables(tx, bookId)).map((v) => [v.name, v.type]))
+    const batch = prepareContacts([{ email, variables }], types)
+    const [problem] = batch.rejected
+    if (problem) throw new AppError('invalid', problem.reason)
+    const changed = batch.contacts[0]
+    const merged: ContactVariables = { ...(JSON.parse(contact.variables) as ContactVariables), ...changed?.variables }
+    // An empty value clears the variable (API.md 2.2: an empty variable is not shown).
+    for (const [name, raw] of Object.entries(variables)) if (scalarValue(raw) === undefined) delete merged[name]
+    const now = deps.now()
+    await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
+    await contactsRepo.replaceVariables(tx, contact.id, JSON.stringify(merged), now)
+    if (changed?.phone) await contactsRepo.setPhone(tx, contact.id, changed.phone, now)
+  })
+}
+
+export async function setPhone(deps: Deps, accountId: number, bookId: number, rawEmail: string, rawPhone: unknown): Promise<void> {
+  await getLiveBook(deps, accountId, bookId)
+  const email = normalizeEmail(rawEmail)
+  if (!email) throw new AppError('invalid', 'Email is not valid', { publishedCode: 17 })
+  const phone = normalizePhone(rawPhone)
+  if (!phone) throw new AppError('invalid', 'Phone is not valid')
+  const contact = await contactsRepo.findContact(deps.db, bookId, email)
+  if (!contact) throw emailNotFound()
+  await contactsRepo.setPhone(deps.db, contact.id, phone, deps.now())
+}
+
+/** Contacts whose variable `name` equals `value` (GET /addressbooks/{id}/variables/{name}/{value}). */
+export async function findByVariable(deps: Deps, accountId: number, bookId: number, name: string, value: string, page: Page): Promise<Contact[]> {
+  await getLiveBook(deps, accountId, bookId)
+  if (variableNameProblem(name)) throw new AppError('invalid', 'Variable name is invalid')
+  const type = (await booksRepo.variableTypesOfBooks(deps.db, [bookId])).get(bookId)?.get(name)
+  if (!type) throw new AppError('not_found', 'Variable not found', { publishedCode: 299 })
+  if ((type === 'date' && !isDate(value)) || (type === 'number' && !Number.isFinite(Number(value)))) {
+    throw new AppError('invalid', 'Variable value wrong format')
+  }
+  // Numbers are stored as JSON numbers: `25.0` and `25` are the same number, shown as `25`.
+  const searched = type === 'number' ? String(Number(value)) : value
+  const rows = await contactsRepo.findContactsByVariable(deps.db, { bookId, name, value: searched }, page)
+  return rows.map(toContact)
+}
+
+export function toContact(row: contactsRepo.ContactRow): Contact {
+  return {
+    id: row.id,
+    bookId: row.bookId,
+    email: row.email,
+    status: row.status,
+    phone: row.phone,
+    variables: JSON.parse(row.variables) as ContactVariables,
+    createdAt: row.createdAt,
+    source: row.source,
+  }
+}

@@ -1,0 +1,43 @@
+// An address across all the lists of an account (API.md 4.5).
+import * as contactsRepo from '../storage/repos/contacts.js'
+import * as booksRepo from '../storage/repos/address-books.js'
+import { normalizeEmail } from '../lib/email-address.js'
+import { toContact, type Contact } from './contacts.js'
+import { AppError } from './errors.js'
+import type { Deps } from './types.js'
+
+export interface ListedContact extends Contact {
+  bookName: string
+  /** The variable types of the contact's list. */
+  types: ReadonlyMap<string, string>
+}
+
+/** The account's contacts with these addresses, grouped by stored address, in list order. */
+export async function findEverywhere(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, ListedContact[]>> {
+  const emails = [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+  const rows = await contactsRepo.findAccountContacts(deps.db, accountId, emails)
+  const types = await booksRepo.variableTypesOfBooks(deps.db, [...new Set(rows.map((r) => r.bookId))])
+  const out = new Map<string, ListedContact[]>()
+  for (const row of rows) {
+    const listed = { ...toContact(row), bookName: row.bookName, types: types.get(row.bookId) ?? new Map<string, string>() }
+    out.set(row.email, [...(out.get(row.email) ?? []), listed])
+  }
+  return out
+}
+
+/** GET /emails/{email}: the lists holding the address; an address in no list has an empty answer. */
+export async function findAddress(deps: Deps, accountId: number, rawEmail: string): Promise<ListedContact[]> {
+  const email = addressOf(rawEmail)
+  return (await findEverywhere(deps, accountId, [email])).get(email) ?? []
+}
+
+/** DELETE /emails/{email}: the address leaves every list of this account (and no other account's). */
+export async function deleteEverywhere(deps: Deps, accountId: number, rawEmail: string): Promise<number> {
+  return contactsRepo.deleteFromAccount(deps.db, accountId, addressOf(rawEmail))
+}
+
+function addressOf(rawEmail: string): string {
+  const email = normalizeEmail(rawEmail)
+  if (!email) throw new AppError('invalid', 'Argument email is invalid')
+  return email
+}

@@ -1,0 +1,285 @@
+// Contacts of mailing lists: bulk upserts, pages, look-ups by address, status changes.
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { ContactsTable, Database } from '../tables.js'
+import { isPostgres } from '../migrations/helpers.js'
+import type { Page } from '../../services/types.js'
+
+/** API.md 3.2 codes the service sets itself. */
+export const CONTACT_STATUS = { new: 0, active: 1, confirmationRequested: 2, unsubscribed: 4 } as const
+
+export interface ContactRow {
+  id: number
+  accountId: number
+  bookId: number
+  email: string
+  status: number
+  phone: string | null
+  /** JSON object of variable name → value */
+  variables: string
+  source: string
+  createdAt: number
+}
+
+export interface ContactInput {
+  email: string
+  /** JSON object of the variables to set (merged into the stored ones) */
+  variables: string
+  phone: string | null
+}
+
+export interface UpsertResult {
+  id: number
+  email: string
+  status: number
+  inserted: boolean
+}
+
+/** Rows per INSERT on SQLite: 9 parameters each stays under SQLite's 32,766-parameter limit. */
+const SQLITE_CHUNK = 1000
+/** Addresses per `in (…)` list. */
+const LOOKUP_CHUNK = 500
+
+/**
+ * Adds contacts to a list, or updates the ones already there: their variables are merged (new values win),
+ * a given phone replaces the stored one, the status is kept. Returns every row with whether it is new.
+ * `contacts` must not repeat an address. Runs inside the caller's transaction.
+ */
+export async function upsertContacts(
+  db: Kysely<Database>,
+  batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
+): Promise<UpsertResult[]> {
+  if (batch.contacts.length === 0) return []
+  return isPostgres(db as Kysely<unknown>) ? upsertOnPostgres(db, batch) : upsertOnSqlite(db, batch)
+}
+
+// One statement for the whole batch: the columns travel as arrays, so PostgreSQL parses 8 parameters rather
+// than 9 per row; `xmax = 0` is true only for rows this statement inserted.
+async function upsertOnPostgres(
+  db: Kysely<Database>,
+  batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
+): Promise<UpsertResult[]> {
+  const { rows } = await sql<{ id: number; email: string; status: number; inserted: boolean }>`
+    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+    select ${batch.accountId}, ${batch.bookId}, t.email, ${batch.status}, t.phone, t.variables, ${batch.source}, ${batch.now}, ${batch.now}
+    from unnest(${batch.contacts.map((c) => c.email)}::text[], ${batch.contacts.map((c) => c.phone)}::text[],
+                ${batch.contacts.map((c) => c.variables)}::text[]) as t(email, phone, variables)
+    on conflict (address_book_id, email) do update set
+      variables = (contacts.variables::jsonb || excluded.variables::jsonb)::text,
+      phone = coalesce(excluded.phone, contacts.phone),
+      updated_at = excluded.updated_at
+    returning id, email, status, (xmax = 0) as inserted`.execute(db)
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, status: r.status, inserted: r.inserted }))
+}
+
+// SQLite has no xmax: the addresses already in the list are read first, which is exact because SQLite has
+// one writer and this runs in the caller's transaction.
+async function upsertOnSqlite(
+  db: Kysely<Database>,
+  batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
+): Promise<UpsertResult[]> {
+  const results: UpsertResult[] = []
+  for (let start = 0; start < batch.contacts.length; start += SQLITE_CHUNK) {
+    const chunk = batch.contacts.slice(start, start + SQLITE_CHUNK)
+    const existing = new Set((await findContactsInBook(db, batch.bookId, chunk.map((c) => c.email))).map((c) => c.email))
+    const rows = await db
+      .insertInto('contacts')
+      .values(chunk.map((c) => ({
+        account_id: batch.accountId,
+        address_book_id: batch.bookId,
+        email: c.email,
+        status: batch.status,
+        phone: c.phone,
+        variables: c.variables,
+        source: batch.source,
+        created_at: batch.now,
+        updated_at: batch.now,
+      })))
+      .onConflict((oc) =>
+        oc.columns(['address_book_id', 'email']).doUpdateSet({
+          variables: sql`json_patch(contacts.variables, excluded.variables)`,
+          phone: sql`coalesce(excluded.phone, contacts.phone)`,
+          updated_at: (eb) => eb.ref('excluded.updated_at'),
+        }),
+      )
+      .returning(['id', 'email', 'status'])
+      .execute()
+    for (const r of rows) results.push({ id: Number(r.id), email: r.email, status: r.status, inserted: !existing.has(r.email) })
+  }
+  return results
+}
+
+/** The contacts of one list with these addresses. */
+export async function findContactsInBook(db: Kysely<Database>, bookId: number, emails: string[]): Promise<ContactRow[]> {
+  const out: ContactRow[] = []
+  for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
+    const rows = await db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('address_book_id', '=', bookId)
+      .where('email', 'in', emails.slice(start, start + LOOKUP_CHUNK))
+      .execute()
+    out.push(...rows.map(toContact))
+  }
+  return out
+}
+
+export async function findContact(db: Kysely<Database>, bookId: number, email: string): Promise<ContactRow | undefined> {
+  const row = await db.selectFrom('contacts').selectAll().where('address_book_id', '=', bookId).where('email', '=', email).executeTakeFirst()
+  return row && toContact(row)
+}
+
+export async function findContactById(db: Kysely<Database>, id: number): Promise<ContactRow | undefined> {
+  const row = await db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst()
+  return row && toContact(row)
+}
+
+export interface ContactFilter {
+  bookId: number
+  /** Only these statuses (e.g. Active and New); all when absent. */
+  statuses?: readonly number[]
+  /** Every status except these. */
+  excludedStatuses?: readonly number[]
+  order: 'asc' | 'desc'
+}
+
+/** One page of a list's contacts in the order they were added. */
+export async function listContacts(db: Kysely<Database>, filter: ContactFilter, page: Page): Promise<ContactRow[]> {
+  let query = db.selectFrom('contacts').selectAll().where('address_book_id', '=', filter.bookId)
+  if (filter.statuses) query = query.where('status', 'in', [...filter.statuses])
+  if (filter.excludedStatuses) query = query.where('status', 'not in', [...filter.excludedStatuses])
+  const rows = await query.orderBy('id', filter.order).limit(page.limit).offset(page.offset).execute()
+  return rows.map(toContact)
+}
+
+/** Contacts of a list whose variable `name` has `value` (compared as text: `25` finds the number 25). */
+export async function findContactsByVariable(
+  db: Kysely<Database>,
+  search: { bookId: number; name: string; value: string },
+  page: Page,
+): Promise<ContactRow[]> {
+  const field = isPostgres(db as Kysely<unknown>)
+    ? sql<string>`(variables::jsonb ->> ${search.name})`
+    : sql<string>`cast(json_extract(variables, ${jsonPath(search.name)}) as text)`
+  const rows = await db
+    .selectFrom('contacts')
+    .selectAll()
+    .where('address_book_id', '=', search.bookId)
+    .where(field, '=', search.value)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  return rows.map(toContact)
+}
+
+/** A JSON path naming one key, whatever characters it holds (SQLite's `$."key"` form). */
+function jsonPath(key: string): string {
+  return `$."${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+}
+
+export async function deleteContacts(db: Kysely<Database>, bookId: number, emails: string[]): Promise<number> {
+  if (emails.length === 0) return 0
+  const result = await db.deleteFrom('contacts').where('address_book_id', '=', bookId).where('email', 'in', emails).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Sets the status of these addresses in a list; returns how many changed. */
+export async function setContactStatus(
+  db: Kysely<Database>,
+  change: { bookId: number; emails: string[]; status: number; now: number; onlyFrom?: readonly number[] },
+): Promise<number> {
+  if (change.emails.length === 0) return 0
+  let query = db
+    .updateTable('contacts')
+    .set({ status: change.status, updated_at: change.now })
+    .where('address_book_id', '=', change.bookId)
+    .where('email', 'in', change.emails)
+  if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
+  const result = await query.executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/** Activates a contact awaiting confirmation (status 2 → 1); false when it is not awaiting it. */
+export async function confirmContact(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('contacts')
+    .set({ status: CONTACT_STATUS.active, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', CONTACT_STATUS.confirmationRequested)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** New contacts (status 0) of an account, or of one of its lists, become Active; returns how many. */
+export async function activateNewContacts(db: Kysely<Database>, scope: { accountId: number; bookId?: number; emails?: string[] }, now: number): Promise<number> {
+  let query = db
+    .updateTable('contacts')
+    .set({ status: CONTACT_STATUS.active, updated_at: now })
+    .where('account_id', '=', scope.accountId)
+    .where('status', '=', CONTACT_STATUS.new)
+  if (scope.bookId !== undefined) query = query.where('address_book_id', '=', scope.bookId)
+  if (scope.emails) query = query.where('email', 'in', scope.emails)
+  const result = await query.executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export async function replaceVariables(db: Kysely<Database>, id: number, variables: string, now: number): Promise<void> {
+  await db.updateTable('contacts').set({ variables, updated_at: now }).where('id', '=', id).execute()
+}
+
+export async function setPhone(db: Kysely<Database>, id: number, phone: string, now: number): Promise<void> {
+  await db.updateTable('contacts').set({ phone, updated_at: now }).where('id', '=', id).execute()
+}
+
+export interface ContactInBook extends ContactRow {
+  bookName: string
+}
+
+/** The account's contacts with these addresses in lists that are not deleted, with the list names. */
+export async function findAccountContacts(db: Kysely<Database>, accountId: number, emails: string[]): Promise<ContactInBook[]> {
+  const out: ContactInBook[] = []
+  for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
+    const rows = await db
+      .selectFrom('contacts')
+      .innerJoin('address_books', 'address_books.id', 'contacts.address_book_id')
+      .selectAll('contacts')
+      .select('address_books.name as book_name')
+      .where('contacts.account_id', '=', accountId)
+      .where('contacts.email', 'in', emails.slice(start, start + LOOKUP_CHUNK))
+      .where('address_books.status', '<>', 1)
+      .orderBy('contacts.address_book_id')
+      .execute()
+    out.push(...rows.map((r) => ({ ...toContact(r), bookName: r.book_name })))
+  }
+  return out
+}
+
+/** Removes an address from every list of the account; returns how many contacts went. */
+export async function deleteFromAccount(db: Kysely<Database>, accountId: number, email: string): Promise<number> {
+  const result = await db.deleteFrom('contacts').where('account_id', '=', accountId).where('email', '=', email).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Declares variables a list does not have yet (a concurrent declaration of the same name wins). */
+export async function declareVariables(db: Kysely<Database>, bookId: number, variables: { name: string; type: string }[], now: number): Promise<void> {
+  if (variables.length === 0) return
+  await db
+    .insertInto('address_book_variables')
+    .values(variables.map((v) => ({ address_book_id: bookId, name: v.name, type: v.type, created_at: now })))
+    .onConflict((oc) => oc.columns(['address_book_id', 'name']).doNothing())
+    .execute()
+}
+
+function toContact(row: Selectable<ContactsTable>): ContactRow {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    bookId: Number(row.address_book_id),
+    email: row.email,
+    status: row.status,
+    phone: row.phone,
+    variables: row.variables,
+    source: row.source,
+    createdAt: Number(row.created_at),
+  }
+}
