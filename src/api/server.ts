@@ -15,6 +15,10 @@ import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from '
 import { addressbookRoutes } from './routes/addressbooks.js'
 import { contactRoutes } from './routes/contacts.js'
 import { emailRoutes } from './routes/emails.js'
+import { confirmRoutes } from './routes/confirm.js'
+import { senderRoutes } from './routes/senders.js'
+import { blacklistRoutes } from './routes/blacklist.js'
+import { balanceRoutes } from './routes/balance.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -54,11 +58,17 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   })
   await registerDocs(app)
   registerTokenRoute(app, deps)
+  // Public routes (links in emails) go here, outside the bearer check.
+  await app.register(confirmRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
     await api.register(addressbookRoutes(deps))
     await api.register(contactRoutes(deps))
     await api.register(emailRoutes(deps))
+    // Resource routes: one line each.
+    await api.register(senderRoutes(deps))
+    await api.register(blacklistRoutes(deps))
+    await api.register(balanceRoutes(deps))
   })
   return app
 }

@@ -2,6 +2,7 @@
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs'
 import { Value } from '@sinclair/typebox/value'
+import { parseCurrencyRates } from '../lib/currency-rates.js'
 import { ConfigSchema, SETTINGS, type Config } from './schema.js'
 
 export interface LoadOptions {
@@ -30,7 +31,18 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
     const lines = errors.map((e) => `${e.path.slice(1) || '(root)'} (${settingEnv(e.path)}): ${e.message}`)
     throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`)
   }
-  return Object.freeze(Value.Clean(ConfigSchema, converted) as Config)
+  const config = Value.Clean(ConfigSchema, converted) as Config
+  checkCurrencyRates(config.currencyRates)
+  return Object.freeze(config)
+}
+
+/** A rate of 0 or a currency given twice passes the pattern; refuse it at start, not at the first conversion. */
+function checkCurrencyRates(text: string): void {
+  try {
+    parseCurrencyRates(text)
+  } catch (err) {
+    throw new Error(`invalid configuration:\n  currencyRates (${SETTINGS.currencyRates.env}): ${(err as Error).message}`)
+  }
 }
 
 /** The effective configuration for display, with secrets (passwords inside URLs) hidden. */

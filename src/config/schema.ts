@@ -7,6 +7,7 @@ export const ConfigSchema = Type.Object({
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.String({ minLength: 1 }),
   publicUrl: Type.String({ minLength: 1 }),
+  systemFrom: Type.String({ pattern: '^(?:[^<>\\r\\n]*<[^<>@\\s]+@[^<>@\\s]+>|[^<>@\\s]+@[^<>@\\s]+)$' }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   bodyLimitBytes: Type.Integer({ minimum: 1024 }),
   tokenTtlSeconds: Type.Integer({ minimum: 600 }),
@@ -41,6 +42,11 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     secret: true,
   },
   publicUrl: { env: 'TIDINGS_PUBLIC_URL', default: (c) => `http://localhost:${c.port ?? 8080}`, description: 'Public base URL (tracking links)' },
+  systemFrom: {
+    env: 'TIDINGS_SYSTEM_FROM',
+    default: (c) => `Tidings <no-reply@${mailDomainOf(c.publicUrl)}>`,
+    description: 'From of the emails the service sends itself (sender activation codes), `Name <address>` or an address',
+  },
   logLevel: { env: 'LOG_LEVEL', default: () => 'info', description: 'pino log level' },
   bodyLimitBytes: { env: 'TIDINGS_BODY_LIMIT', default: () => 8 * 1024 * 1024, description: 'Largest accepted request body in bytes (larger: 413)' },
   tokenTtlSeconds: { env: 'TIDINGS_TOKEN_TTL', default: () => 3600, description: 'Lifetime of OAuth access tokens in seconds' },
@@ -65,4 +71,15 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: 'Key that signs links in emails; when empty one is generated once and kept in the database',
     secret: true,
   },
+}
+
+/** The host of the public URL when it can be a mail domain; `localhost` and IP addresses cannot. */
+function mailDomainOf(publicUrl: string | undefined): string {
+  let host = ''
+  try {
+    host = new URL(publicUrl ?? '').hostname
+  } catch {
+    // An invalid public URL is reported by its own setting.
+  }
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host.toLowerCase() : 'localhost.localdomain'
 }

@@ -10,6 +10,18 @@ import type { Deps } from './types.js'
 export const PLANS = ['free', 'standard', 'pro'] as const
 export type Plan = (typeof PLANS)[number]
 
+/**
+ * Subscribers (distinct addresses across the account's lists) each plan allows, shown as
+ * `maximum_subscribers` in GET /user/balance/detail. Tidings' own choice (SendPulse's tiers are priced
+ * per subscriber count): a trial size, a mid-size sender, and effectively unlimited.
+ */
+export const PLAN_MAX_SUBSCRIBERS: Readonly<Record<Plan, number>> = { free: 500, standard: 100_000, pro: 10_000_000 }
+
+/** The subscriber limit of an account's plan (0 for a plan this version does not know). */
+export function maxSubscribersOf(plan: string): number {
+  return PLANS.includes(plan as Plan) ? PLAN_MAX_SUBSCRIBERS[plan as Plan] : 0
+}
+
 export interface NewAccountInput {
   name: string
   balance?: string

@@ -6,6 +6,10 @@ import { normalizeEmail } from '../lib/email-address.js'
 import { normalizePhone } from '../lib/phone-number.js'
 import { AppError } from './errors.js'
 import { getLiveBook } from './addressbooks.js'
+import { blacklistedAmong } from './blacklist.js'
+import { CONFIRMATION_LANGS, queueConfirmations, readConfirmationToken, type ConfirmationLang } from './confirmation-email.js'
+import { requireActiveSender } from './senders.js'
+import type { Mailbox } from './outbox.js'
 import { prepareContacts, readVariables, type Rejected } from './contact-input.js'
 import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
 import type { Deps, Page } from './types.js'
@@ -23,14 +27,25 @@ export interface Contact {
   source: string
 }
 
+/** Double opt-in (API.md 4.1.1): new contacts get a confirmation email and wait in status 2. */
+export interface DoubleOptIn {
+  confirmation?: string
+  senderEmail?: string
+  lang?: string
+  templateId?: string | number
+}
+
 export interface AddOptions {
   source: 'api' | 'import'
+  doubleOptIn?: DoubleOptIn
 }
 
 export interface AddSummary {
   added: number
   updated: number
   rejected: Rejected[]
+  /** Addresses on the account's blacklist: never added, since nothing may be sent to them. */
+  blacklisted: string[]
 }
 
 const emailNotFound = () => new AppError('invalid', 'Email address not found', { publishedCode: 502 })
@@ -41,7 +56,9 @@ const emailNotFound = () => new AppError('invalid', 'Email address not found', {
  * whole call before anything is written.
  */
 export async function addContacts(deps: Deps, accountId: number, bookId: number, items: readonly unknown[], options: AddOptions): Promise<AddSummary> {
-  await getLiveBook(deps, accountId, bookId)
+  const book = await getLiveBook(deps, accountId, bookId)
+  // Read before the transaction: on SQLite the transaction holds the only connection.
+  const optIn = options.doubleOptIn && (await checkDoubleOptIn(deps, accountId, options.doubleOptIn))
   return deps.db.transaction().execute(async (tx) => {
     const types = new Map((await booksRepo.listBookVariables(tx, bookId)).map((v) => [v.name, v.type]))
     const batch = prepareContacts(items, types)
@@ -50,19 +67,51 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     if (batch.contacts.length === 0) {
       throw new AppError('invalid', `Argument emails is invalid: ${batch.rejected.map((r) => r.reason).join('; ') || 'no address given'}`)
     }
+    const blacklisted = await blacklistedAmong({ db: tx }, accountId, batch.contacts.map((c) => c.email))
+    const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
     const stored = await contactsRepo.upsertContacts(tx, {
       accountId,
       bookId,
-      status: deps.config.contactActivation === 'manual' ? contactsRepo.CONTACT_STATUS.new : contactsRepo.CONTACT_STATUS.active,
+      status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
       source: options.source,
       now,
-      contacts: batch.contacts.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
+      contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
     })
+    if (optIn) {
+      // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.
+      const awaiting = stored.filter((c) => c.inserted || c.status === contactsRepo.CONTACT_STATUS.confirmationRequested)
+      await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, contacts: awaiting })
+    }
     const added = stored.filter((s) => s.inserted).length
-    return { added, updated: stored.length - added, rejected: batch.rejected }
+    return { added, updated: stored.length - added, rejected: batch.rejected, blacklisted: [...blacklisted] }
   })
+}
+
+function initialStatus(deps: Deps): number {
+  return deps.config.contactActivation === 'manual' ? contactsRepo.CONTACT_STATUS.new : contactsRepo.CONTACT_STATUS.active
+}
+
+async function checkDoubleOptIn(deps: Deps, accountId: number, optIn: DoubleOptIn): Promise<{ sender: Mailbox; lang: ConfirmationLang }> {
+  if (optIn.confirmation !== 'force') throw new AppError('invalid', 'Argument confirmation is invalid')
+  if (!optIn.senderEmail) throw new AppError('invalid', 'Argument sender_email missing')
+  if (!optIn.lang) throw new AppError('invalid', 'Argument message_lang missing')
+  const lang = CONFIRMATION_LANGS.find((l) => l === optIn.lang)
+  if (!lang) throw new AppError('invalid', `Argument message_lang is invalid: use one of ${CONFIRMATION_LANGS.join(', ')}`)
+  // Templates arrive with email campaigns; until then no template of the account can exist.
+  if (optIn.templateId !== undefined) throw new AppError('invalid', 'Template not found', { publishedCode: 290 })
+  return { sender: await requireActiveSender(deps, accountId, optIn.senderEmail), lang }
+}
+
+export type Confirmed = 'confirmed' | 'already_used' | 'unknown'
+
+/** Follows a confirmation link: the contact awaiting confirmation becomes Active. */
+export async function confirmSubscription(deps: Deps, token: string): Promise<Confirmed> {
+  const id = await readConfirmationToken(deps, token)
+  const contact = id === undefined ? undefined : await contactsRepo.findContactById(deps.db, id)
+  if (!contact) return 'unknown'
+  return (await contactsRepo.confirmContact(deps.db, contact.id, deps.now())) ? 'confirmed' : 'already_used'
 }
 
 export interface ListFilter {

@@ -1,6 +1,7 @@
 // Accounts (tenants) and their balance ledger.
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { AccountsTable, Database } from '../tables.js'
+import { BOOK_STATUS } from './address-books.js'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -72,6 +73,18 @@ export async function sumBalanceMicros(db: Db, accountId: number): Promise<numbe
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow()
   return Number(row.total)
+}
+
+/** Distinct addresses in the account's mailing lists, not counting lists marked as deleted. */
+export async function countSubscribers(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contacts')
+    .innerJoin('address_books', 'address_books.id', 'contacts.address_book_id')
+    .select((eb) => eb.fn.count<number>('contacts.email').distinct().as('subscribers'))
+    .where('contacts.account_id', '=', accountId)
+    .where('address_books.status', '<>', BOOK_STATUS.deleted)
+    .executeTakeFirstOrThrow()
+  return Number(row.subscribers)
 }
 
 function toAccount(row: Selectable<AccountsTable>): AccountRow {

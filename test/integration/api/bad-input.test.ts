@@ -198,7 +198,9 @@ for (const dialect of DIALECTS) {
 
       it('leaves every table in place', async () => {
         const snapshot = await snapshotDatabase(testApp.deps)
-        assert.deepEqual(Object.keys(snapshot).sort(), ['access_tokens', 'accounts', 'address_book_variables', 'address_books', 'api_keys', 'contacts', 'ledger_entries'])
+        for (const table of ['access_tokens', 'accounts', 'address_book_variables', 'address_books', 'api_keys', 'contacts', 'ledger_entries']) {
+          assert.ok(Array.isArray(snapshot[table]), `table ${table} is still there`)
+        }
         assert.ok((snapshot.address_books ?? []).length >= 4, 'the lists made above are all there')
         const list = await testApp.call(account, { method: 'GET', url: '/addressbooks' })
         assert.equal(list.statusCode, 200)

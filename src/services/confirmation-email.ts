@@ -1,0 +1,148 @@
+// The double opt-in confirmation email (API.md 4.1.1): its default wording in each `message_lang`, the signed
+// link that confirms one contact, and queueing one email per contact in the outbox.
+import type { Kysely } from 'kysely'
+import validator from 'validator'
+import { signToken, verifyToken } from '../lib/signed-token.js'
+import { OUTBOX_KIND } from '../storage/repos/outbox.js'
+import type { Database } from '../storage/tables.js'
+import { queueServiceEmails, type Mailbox, type ServiceEmail } from './outbox.js'
+import { signingKey } from './signing-key.js'
+import type { Deps } from './types.js'
+
+export const CONFIRMATION_LANGS = ['en', 'ru', 'ua', 'tr', 'es', 'pt'] as const
+export type ConfirmationLang = (typeof CONFIRMATION_LANGS)[number]
+
+const PURPOSE = 'confirm'
+
+interface Wording {
+  /** The HTML `lang`: Ukrainian is `uk` (ISO 639-1); `ua` is SendPulse's name for it. */
+  htmlLang: string
+  subject: (book: string) => string
+  greeting: string
+  request: (book: string, sender: string) => string
+  button: string
+  orOpen: string
+  ignore: string
+}
+
+const WORDING: Record<ConfirmationLang, Wording> = {
+  en: {
+    htmlLang: 'en',
+    subject: (book) => `Please confirm your subscription to “${book}”`,
+    greeting: 'Hello,',
+    request: (book, sender) => `Please confirm your subscription to “${book}” from ${sender}.`,
+    button: 'Confirm subscription',
+    orOpen: 'Or open this link:',
+    ignore: 'If you did not subscribe, simply ignore this email.',
+  },
+  ru: {
+    htmlLang: 'ru',
+    subject: (book) => `Подтвердите подписку на «${book}»`,
+    greeting: 'Здравствуйте!',
+    request: (book, sender) => `Пожалуйста, подтвердите подписку на рассылку «${book}» от ${sender}.`,
+    button: 'Подтвердить подписку',
+    orOpen: 'Или откройте эту ссылку:',
+    ignore: 'Если вы не подписывались, просто проигнорируйте это письмо.',
+  },
+  ua: {
+    htmlLang: 'uk',
+    subject: (book) => `Підтвердьте підписку на «${book}»`,
+    greeting: 'Вітаємо!',
+    request: (book, sender) => `Будь ласка, підтвердьте підписку на розсилку «${book}» від ${sender}.`,
+    button: 'Підтвердити підписку',
+    orOpen: 'Або відкрийте це посилання:',
+    ignore: 'Якщо ви не підписувалися, просто проігноруйте цей лист.',
+  },
+  tr: {
+    htmlLang: 'tr',
+    subject: (book) => `“${book}” aboneliğinizi onaylayın`,
+    greeting: 'Merhaba,',
+    request: (book, sender) => `Lütfen ${sender} tarafından gönderilen “${book}” listesine aboneliğinizi onaylayın.`,
+    button: 'Aboneliği onayla',
+    orOpen: 'Ya da bu bağlantıyı açın:',
+    ignore: 'Abone olmadıysanız bu e-postayı dikkate almayın.',
+  },
+  es: {
+    htmlLang: 'es',
+    subject: (book) => `Confirma tu suscripción a «${book}»`,
+    greeting: '¡Hola!',
+    request: (book, sender) => `Por favor, confirma tu suscripción a «${book}» de ${sender}.`,
+    button: 'Confirmar suscripción',
+    orOpen: 'O abre este enlace:',
+    ignore: 'Si no te suscribiste, simplemente ignora este correo.',
+  },
+  pt: {
+    htmlLang: 'pt',
+    subject: (book) => `Confirme a sua inscrição em “${book}”`,
+    greeting: 'Olá!',
+    request: (book, sender) => `Por favor, confirme a sua inscrição em “${book}” de ${sender}.`,
+    button: 'Confirmar inscrição',
+    orOpen: 'Ou abra este link:',
+    ignore: 'Se não se inscreveu, basta ignorar este e-mail.',
+  },
+}
+
+export interface ConfirmationContent {
+  lang: ConfirmationLang
+  bookName: string
+  senderName: string
+  link: string
+}
+
+/** The default confirmation email in `lang`; every inserted value is HTML-escaped in the HTML part. */
+export function confirmationEmail(content: ConfirmationContent): { subject: string; html: string; text: string } {
+  const w = WORDING[content.lang]
+  const e = validator.escape
+  const link = e(content.link)
+  const text = [w.greeting, '', w.request(content.bookName, content.senderName), '', `${w.button}: ${content.link}`, '', w.ignore, ''].join('\n')
+  const html = `<!doctype html>
+<html lang="${w.htmlLang}"><head><meta charset="utf-8"><title>${e(w.subject(content.bookName))}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5;color:#222">
+<p>${w.greeting}</p>
+<p>${w.request(e(content.bookName), e(content.senderName))}</p>
+<p><a href="${link}" style="display:inline-block;padding:12px 24px;background:#1a73e8;color:#ffffff;text-decoration:none;border-radius:4px">${w.button}</a></p>
+<p style="font-size:13px;color:#555">${w.orOpen}<br><a href="${link}">${link}</a></p>
+<p style="font-size:13px;color:#555">${w.ignore}</p>
+</body></html>
+`
+  // A subject is one header line: a line break in a list name must not start another header.
+  return { subject: w.subject(content.bookName).replace(/[\r\n]+/g, ' '), html, text }
+}
+
+/** The public link that confirms the contact's subscription; pass `db` when inside a transaction. */
+export async function confirmationLink(deps: Pick<Deps, 'config' | 'db' | 'now'>, contactId: number, db?: Kysely<Database>): Promise<string> {
+  return linkWith(deps.config.publicUrl, await signingKey(deps, db), contactId)
+}
+
+/** The contact id a confirmation token was signed for; undefined for a tampered or foreign token. */
+export async function readConfirmationToken(deps: Pick<Deps, 'config' | 'db' | 'now'>, token: string): Promise<number | undefined> {
+  const payload = verifyToken(await signingKey(deps), PURPOSE, token)
+  if (payload === undefined || !/^[1-9][0-9]{0,15}$/.test(payload)) return undefined
+  const id = Number(payload)
+  return Number.isSafeInteger(id) ? id : undefined
+}
+
+function linkWith(publicUrl: string, key: Buffer, contactId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/confirm/${signToken(key, PURPOSE, String(contactId))}`
+}
+
+export interface Confirmations {
+  accountId: number
+  bookName: string
+  sender: Mailbox
+  lang: ConfirmationLang
+  contacts: readonly { id: number; email: string }[]
+}
+
+/** Queues one confirmation email per contact, from the sender; `db` may be the caller's transaction. */
+export async function queueConfirmations(db: Kysely<Database>, deps: Pick<Deps, 'config' | 'db' | 'now'>, batch: Confirmations): Promise<void> {
+  const key = await signingKey(deps, db)
+  const emails: ServiceEmail[] = batch.contacts.map((contact) => ({
+    accountId: batch.accountId,
+    kind: OUTBOX_KIND.confirmation,
+    from: batch.sender,
+    to: contact.email,
+    ...confirmationEmail({ lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: linkWith(deps.config.publicUrl, key, contact.id) }),
+  }))
+  await queueServiceEmails(db, emails, deps.now())
+}

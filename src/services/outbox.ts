@@ -1,0 +1,40 @@
+// Service emails (double opt-in confirmations, sender activation codes) are queued in the outbox, in the
+// caller's transaction when it has one; the email channel sends them. Until it is configured they stay there.
+import type { Kysely } from 'kysely'
+import * as outboxRepo from '../storage/repos/outbox.js'
+import type { Database } from '../storage/tables.js'
+import type { Config } from '../config/schema.js'
+import type { Page } from './types.js'
+
+export type ServiceEmail = outboxRepo.NewOutboxEmail
+export type OutboxEmail = outboxRepo.OutboxEmail
+export type Mailbox = outboxRepo.Mailbox
+
+/**
+ * Rows per INSERT: 11 bound values each, so 500 rows stay far below SQLite's 32,766 and PostgreSQL's 65,535
+ * parameters per statement.
+ */
+const ROWS_PER_INSERT = 500
+
+/** Queues one email; `db` may be a transaction. */
+export async function queueServiceEmail(db: Kysely<Database>, email: ServiceEmail, now: number): Promise<void> {
+  await outboxRepo.queueEmails(db, [email], now)
+}
+
+/** Queues many emails with a few multi-row inserts; `db` may be a transaction. */
+export async function queueServiceEmails(db: Kysely<Database>, emails: readonly ServiceEmail[], now: number): Promise<void> {
+  for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
+    await outboxRepo.queueEmails(db, emails.slice(start, start + ROWS_PER_INSERT), now)
+  }
+}
+
+/** The account's outbox, oldest first. */
+export async function listOutbox(db: Kysely<Database>, accountId: number, page: Page): Promise<OutboxEmail[]> {
+  return outboxRepo.listAccountEmails(db, accountId, page)
+}
+
+/** The From of emails the service sends in its own name (`systemFrom`: `Name <address>` or a bare address). */
+export function systemSender(config: Pick<Config, 'systemFrom'>): Mailbox {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^<>]+)>\s*$/.exec(config.systemFrom)
+  return match ? { email: match[2]!.trim(), name: match[1]!.trim() } : { email: config.systemFrom.trim(), name: '' }
+}

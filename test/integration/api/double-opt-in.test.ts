@@ -1,0 +1,97 @@
+// Double opt-in (API.md 4.1.1): an activated sender is required; new contacts wait in status 2 with a
+// confirmation email in the outbox; following the link in that email makes them Active.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { DIALECTS } from '../../helpers/databases.js'
+import { startTestApp, type TestApp } from '../../helpers/app.js'
+import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
+import { activeSender } from '../../helpers/senders.js'
+
+for (const dialect of DIALECTS) {
+  describe(`double opt-in on ${dialect}`, () => {
+    let t: TestApp
+    let account: TestAccount
+    let bookId: number
+    const optIn = (payload: Record<string, unknown>, who = account, id = bookId) =>
+      t.call(who, { method: 'POST', url: `/addressbooks/${id}/emails`, payload: { confirmation: 'force', message_lang: 'en', ...payload } })
+    const confirmations = (to: string) =>
+      t.deps.db.selectFrom('outbox').selectAll().where('kind', '=', 'confirmation').where('to_email', '=', to).orderBy('id').execute()
+    const status = async (email: string) =>
+      (await t.call(account, { method: 'GET', url: `/addressbooks/${bookId}/emails/${email}` })).json<{ status: number }>().status
+
+    before(async () => {
+      t = await startTestApp(dialect, { publicUrl: 'https://news.example.org' })
+      account = await t.account()
+      bookId = (await t.call(account, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Opt-in <list>' } })).json<{ id: number }>().id
+      await activeSender(t, account, 'owner@example.org', 'Owner & Co')
+    })
+    after(() => t.close())
+
+    it('adds contacts awaiting confirmation, emails them a signed link, and the link activates them', async () => {
+      const res = await optIn({ sender_email: 'owner@example.org', emails: [{ email: 'reader@example.com', variables: { name: 'Reader' } }] })
+      assert.deepEqual([res.statusCode, res.json()], [200, { result: true }])
+      assert.equal(await status('reader@example.com'), 2)
+      const [email] = await confirmations('reader@example.com')
+      assert.ok(email, 'a confirmation email is in the outbox')
+      assert.equal(email.from_email, 'owner@example.org')
+      assert.equal(email.from_name, 'Owner & Co')
+      assert.equal(email.status, 'queued')
+      assert.match(email.subject, /Opt-in <list>/)
+      assert.ok(email.html.includes('Opt-in &lt;list&gt;'), 'the list name is escaped in the HTML')
+      const link = /https:\/\/news\.example\.org\/confirm\/\S+/.exec(email.text)?.[0]
+      assert.ok(link, `a link in: ${email.text}`)
+
+      const tampered = await t.app.inject({ method: 'GET', url: new URL(link).pathname.slice(0, -2) + 'xx' })
+      assert.equal(tampered.statusCode, 404)
+      assert.equal(await status('reader@example.com'), 2, 'a tampered link changes nothing')
+
+      const followed = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      assert.equal(followed.statusCode, 200)
+      assert.match(String(followed.headers['content-type']), /text\/html/)
+      assert.match(followed.body, /confirmed/)
+      assert.equal(await status('reader@example.com'), 1)
+      const again = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      assert.match(again.body, /already been used/)
+    })
+
+    it('does not email contacts that are already confirmed, and emails again those still waiting', async () => {
+      await optIn({ sender_email: 'owner@example.org', emails: ['waiting@example.com'] })
+      await optIn({ sender_email: 'owner@example.org', emails: ['waiting@example.com', 'reader@example.com'] })
+      assert.equal((await confirmations('waiting@example.com')).length, 2)
+      assert.equal((await confirmations('reader@example.com')).length, 1, 'an Active contact is not asked again')
+      assert.equal(await status('reader@example.com'), 1)
+    })
+
+    it('writes the email in the language asked for', async () => {
+      await optIn({ sender_email: 'owner@example.org', message_lang: 'ua', emails: ['ukr@example.com'] })
+      const [email] = await confirmations('ukr@example.com')
+      assert.match(email?.html ?? '', /lang="uk"/)
+    })
+
+    it('refuses a sender that is not activated, a bad language or confirmation, and stores nothing', async () => {
+      await t.call(account, { method: 'POST', url: '/senders', payload: { email: 'fresh@example.org', name: 'Fresh' } })
+      const before = await snapshotDatabase(t.deps)
+      const cases: [Record<string, unknown>, { error_code: number; message: string }][] = [
+        [{ sender_email: 'fresh@example.org' }, { error_code: 1003, message: 'Sender not found' }],
+        [{ sender_email: 'nobody@example.org' }, { error_code: 1003, message: 'Sender not found' }],
+        [{}, { error_code: 422, message: 'Argument sender_email missing' }],
+        [{ sender_email: 'owner@example.org', confirmation: 'yes' }, { error_code: 422, message: 'Argument confirmation is invalid' }],
+      ]
+      for (const [payload, error] of cases) {
+        const res = await optIn({ emails: ['new@example.com'], ...payload })
+        assert.deepEqual([res.statusCode, res.json()], [422, error], JSON.stringify(payload))
+      }
+      const badLang = await optIn({ sender_email: 'owner@example.org', message_lang: 'fr', emails: ['new@example.com'] })
+      assert.equal(badLang.statusCode, 422)
+      assert.match(badLang.json<{ message: string }>().message, /^Argument message_lang is invalid/)
+      assert.deepEqual(await snapshotDatabase(t.deps), before)
+    })
+
+    it('uses only senders of the same account', async () => {
+      const other = await t.account()
+      const otherBook = (await t.call(other, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Theirs' } })).json<{ id: number }>().id
+      const res = await optIn({ sender_email: 'owner@example.org', emails: ['x@example.com'] }, other, otherBook)
+      assert.deepEqual(res.json(), { error_code: 1003, message: 'Sender not found' })
+    })
+  })
+}

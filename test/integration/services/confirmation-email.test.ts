@@ -1,0 +1,105 @@
+// The signing key (generated once per database, shared through `settings`), confirmation links signed with it,
+// and queueing confirmation emails in the caller's transaction.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { DIALECTS } from '../../helpers/databases.js'
+import { startTestApp, type TestApp } from '../../helpers/app.js'
+import { openDatabase } from '../../../src/storage/db.js'
+import { signingKey } from '../../../src/services/signing-key.js'
+import { confirmationLink, queueConfirmations, readConfirmationToken } from '../../../src/services/confirmation-email.js'
+import { listOutbox } from '../../../src/services/outbox.js'
+import { signToken } from '../../../src/lib/signed-token.js'
+
+for (const dialect of DIALECTS) {
+  describe(`signing key and confirmation emails on ${dialect}`, () => {
+    let t: TestApp
+    before(async () => {
+      t = await startTestApp(dialect)
+    })
+    after(() => t.close())
+
+    const settings = () => t.deps.db.selectFrom('settings').selectAll().execute()
+    const batch = (accountId: number, count: number) => ({
+      accountId,
+      bookName: 'Weekly <news>',
+      sender: { email: 'owner@example.com', name: 'Owner & Co' },
+      lang: 'ru' as const,
+      contacts: Array.from({ length: count }, (_, i) => ({ id: 1000 + i, email: `c${i}@example.com` })),
+    })
+
+    it('queues nothing and stores no key when the caller\'s transaction rolls back', async () => {
+      const account = await t.account()
+      await assert.rejects(
+        t.deps.db.transaction().execute(async (trx) => {
+          await queueConfirmations(trx, t.deps, batch(account.id, 3))
+          assert.equal((await listOutbox(trx, account.id, { limit: 10, offset: 0 })).length, 3)
+          throw new Error('rolled back')
+        }),
+        /rolled back/,
+      )
+      assert.deepEqual(await listOutbox(t.deps.db, account.id, { limit: 10, offset: 0 }), [])
+      assert.deepEqual(await settings(), [], 'the key created in the rolled-back transaction is gone')
+    })
+
+    it('queues one confirmation per contact inside a transaction, with a link that names that contact', async () => {
+      const account = await t.account()
+      await t.deps.db.transaction().execute((trx) => queueConfirmations(trx, t.deps, batch(account.id, 1201)))
+      const emails = await listOutbox(t.deps.db, account.id, { limit: 2000, offset: 0 })
+      assert.equal(emails.length, 1201)
+      for (const [i, email] of emails.entries()) {
+        assert.deepEqual(
+          { kind: email.kind, from: email.from, to: email.to, status: email.status },
+          { kind: 'confirmation', from: { email: 'owner@example.com', name: 'Owner & Co' }, to: `c${i}@example.com`, status: 'queued' },
+        )
+      }
+      const first = emails[0]!
+      assert.match(first.subject, /Weekly <news>/)
+      assert.ok(first.html.includes('Weekly &lt;news&gt;') && first.html.includes('Owner &amp; Co'))
+      const link = /(http:\/\/\S+\/confirm\/\S+)/.exec(first.text)?.[1]
+      assert.ok(link && link.startsWith(`${t.deps.config.publicUrl}/confirm/`), first.text)
+      assert.equal(await readConfirmationToken(t.deps, link.split('/').at(-1)!), 1000)
+      assert.equal((await settings()).length, 1, 'the key is stored once')
+    })
+
+    it('keeps one key per database: another connection reads the same key, and links round-trip', async () => {
+      const key = await signingKey(t.deps)
+      assert.equal(key.length, 32)
+      const other = openDatabase(t.database.url)
+      try {
+        assert.deepEqual(await signingKey({ ...t.deps, db: other.db }), key)
+      } finally {
+        await other.close()
+      }
+      assert.equal((await settings()).length, 1)
+      const link = await confirmationLink(t.deps, 42)
+      assert.equal(await readConfirmationToken(t.deps, link.slice(link.lastIndexOf('/') + 1)), 42)
+    })
+
+    it('refuses tampered tokens, tokens for another purpose and tokens signed with another key', async () => {
+      const link = await confirmationLink(t.deps, 7)
+      const token = link.slice(link.lastIndexOf('/') + 1)
+      const key = await signingKey(t.deps)
+      const otherKey = Buffer.alloc(32, 1)
+      for (const bad of [
+        token.slice(0, -1),
+        `${signToken(key, 'confirm', '8').split('.')[0]}.${token.split('.')[1]}`,
+        signToken(key, 'unsubscribe', '7'),
+        signToken(otherKey, 'confirm', '7'),
+        signToken(key, 'confirm', '7abc'),
+        signToken(key, 'confirm', '0'),
+        '',
+      ]) {
+        assert.equal(await readConfirmationToken(t.deps, bad), undefined, bad)
+      }
+    })
+
+    it('uses TIDINGS_SECRET_KEY when set', async () => {
+      const deps = { ...t.deps, config: { ...t.deps.config, secretKey: 'configured secret' } }
+      assert.deepEqual(await signingKey(deps), Buffer.from('configured secret'))
+      const link = await confirmationLink(deps, 9)
+      const token = link.slice(link.lastIndexOf('/') + 1)
+      assert.equal(await readConfirmationToken(deps, token), 9)
+      assert.equal(await readConfirmationToken(t.deps, token), undefined, 'the stored key does not read it')
+    })
+  })
+}
