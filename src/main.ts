@@ -6,6 +6,8 @@ import { openDatabase, type Storage } from './storage/db.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { buildServer } from './api/server.js'
 import { purgeExpiredTokens } from './services/auth.js'
+import * as tags from './services/tags.js'
+import { JobRunner } from './dispatcher/jobs.js'
 import type { Deps } from './services/types.js'
 
 export function createLogger(config: Config): Logger {
@@ -28,8 +30,11 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Migrates the database, then serves the API until stop() or a termination signal. */
-export async function serve(config: Config, log = createLogger(config)): Promise<RunningServer> {
+/**
+ * Migrates the database, then serves the API until stop() or a termination signal. With `dispatch: false`
+ * (`serve --no-dispatch`) this process runs no background jobs: other processes do.
+ */
+export async function serve(config: Config, log = createLogger(config), options: { dispatch?: boolean } = {}): Promise<RunningServer> {
   const { deps, storage } = openDeps(config, log)
   const applied = await migrateToLatest(storage.db as never)
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated')
@@ -41,6 +46,8 @@ export async function serve(config: Config, log = createLogger(config)): Promise
     purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
   }, 10 * 60_000)
   purge.unref()
+  const jobs = options.dispatch === false ? undefined : new JobRunner(deps, { ...tags.jobHandlers })
+  jobs?.start()
 
   let stopping: Promise<void> | undefined
   const stop = () =>
@@ -48,6 +55,7 @@ export async function serve(config: Config, log = createLogger(config)): Promise
       clearInterval(purge)
       // close() stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
       await app.close()
+      await jobs?.stop()
       await storage.close()
       log.info('tidings stopped')
     })())

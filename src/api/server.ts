@@ -17,6 +17,7 @@ import { contactRoutes } from './routes/contacts.js'
 import { emailRoutes } from './routes/emails.js'
 import { confirmRoutes } from './routes/confirm.js'
 import { senderRoutes } from './routes/senders.js'
+import { tagRoutes } from './routes/tags.js'
 import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
 
@@ -67,6 +68,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(emailRoutes(deps))
     // Resource routes: one line each.
     await api.register(senderRoutes(deps))
+    await api.register(tagRoutes(deps))
     await api.register(blacklistRoutes(deps))
     await api.register(balanceRoutes(deps))
   })

@@ -9,6 +9,9 @@ import { getLiveBook } from './addressbooks.js'
 import { blacklistedAmong } from './blacklist.js'
 import { CONFIRMATION_LANGS, queueConfirmations, readConfirmationToken, type ConfirmationLang } from './confirmation-email.js'
 import { requireActiveSender } from './senders.js'
+import { requirePlan } from './plans.js'
+import { assertTagsExist } from './tags.js'
+import * as tagsRepo from '../storage/repos/tags.js'
 import type { Mailbox } from './outbox.js'
 import { prepareContacts, readVariables, type Rejected } from './contact-input.js'
 import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
@@ -38,6 +41,8 @@ export interface DoubleOptIn {
 export interface AddOptions {
   source: 'api' | 'import'
   doubleOptIn?: DoubleOptIn
+  /** Tags (ids of the account's tags) pinned to every address added (Pro plan). */
+  tagIds?: readonly number[]
 }
 
 export interface AddSummary {
@@ -59,6 +64,11 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
   const book = await getLiveBook(deps, accountId, bookId)
   // Read before the transaction: on SQLite the transaction holds the only connection.
   const optIn = options.doubleOptIn && (await checkDoubleOptIn(deps, accountId, options.doubleOptIn))
+  const tagIds = options.tagIds ?? []
+  if (tagIds.length > 0) {
+    await requirePlan(deps, accountId, 'tags')
+    await assertTagsExist(deps, accountId, tagIds)
+  }
   return deps.db.transaction().execute(async (tx) => {
     const types = new Map((await booksRepo.listBookVariables(tx, bookId)).map((v) => [v.name, v.type]))
     const batch = prepareContacts(items, types)
@@ -79,6 +89,7 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
       now,
       contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
     })
+    if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
     if (optIn) {
       // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.
       const awaiting = stored.filter((c) => c.inserted || c.status === contactsRepo.CONTACT_STATUS.confirmationRequested)

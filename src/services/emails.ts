@@ -4,6 +4,7 @@ import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
+import { blacklistedAmong } from './blacklist.js'
 import type { Deps } from './types.js'
 
 export interface ListedContact extends Contact {
@@ -25,6 +26,36 @@ export async function findEverywhere(deps: Deps, accountId: number, rawEmails: r
   return out
 }
 
+export interface AddressStatistics {
+  sent: number
+  opened: number
+  clicked: number
+  blacklisted: boolean
+  books: { id: number; name: string }[]
+}
+
+/**
+ * Campaign statistics of addresses with their lists and blacklist state (GET /emails/{email}/campaigns,
+ * POST /emails/campaigns). Campaigns arrive with email sending; until then nothing was sent to anyone.
+ */
+export async function statisticsOf(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, AddressStatistics>> {
+  const emails = [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+  const found = await findEverywhere(deps, accountId, emails)
+  const blacklisted = await blacklistedAmong(deps, accountId, emails)
+  return new Map(
+    emails.map((email) => [
+      email,
+      {
+        sent: 0,
+        opened: 0,
+        clicked: 0,
+        blacklisted: blacklisted.has(email),
+        books: (found.get(email) ?? []).map((c) => ({ id: c.bookId, name: c.bookName })),
+      },
+    ]),
+  )
+}
+
 /** GET /emails/{email}: the lists holding the address; an address in no list has an empty answer. */
 export async function findAddress(deps: Deps, accountId: number, rawEmail: string): Promise<ListedContact[]> {
   const email = addressOf(rawEmail)
@@ -40,4 +71,11 @@ function addressOf(rawEmail: string): string {
   const email = normalizeEmail(rawEmail)
   if (!email) throw new AppError('invalid', 'Argument email is invalid')
   return email
+}
+
+export async function statisticsOfAddress(deps: Deps, accountId: number, rawEmail: string): Promise<AddressStatistics> {
+  const email = addressOf(rawEmail)
+  const stats = (await statisticsOf(deps, accountId, [email])).get(email)
+  if (!stats) throw new AppError('invalid', 'Argument email is invalid')
+  return stats
 }

@@ -14,6 +14,9 @@ function describe(error: FastifySchemaValidationError, part: string): string {
   const path = error.instancePath.split('/').filter(Boolean).join('.')
   if (error.keyword === 'required') return `Argument ${joinPath(path, String(params.missingProperty))} missing`
   if (path === '') return part === 'body' ? 'Request body must be a JSON object or a form' : 'Invalid request'
+  // A bad item of a list is reported on the list, as SendPulse publishes it ("Argument tags is invalid").
+  const item = path.split('.').findIndex((segment) => /^\d+$/.test(segment))
+  if (item > 0) return `Argument ${path.split('.').slice(0, item).join('.')} is invalid`
   const argument = `Argument ${path}`
   switch (error.keyword) {
     case 'type':

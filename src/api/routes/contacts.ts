@@ -25,9 +25,9 @@ export function contactRoutes(deps: Deps) {
         config: { bareArrayField: 'emails' },
       },
       async (request) => {
-        const { emails, confirmation, sender_email: senderEmail, message_lang: lang, template_id: templateId } = request.body
+        const { emails, tags: tagIds, confirmation, sender_email: senderEmail, message_lang: lang, template_id: templateId } = request.body
         const doubleOptIn = confirmation === undefined ? undefined : { confirmation, senderEmail, lang, templateId }
-        const summary = await contacts.addContacts(deps, request.accountId, request.params.id, emails, { source: 'api', doubleOptIn })
+        const summary = await contacts.addContacts(deps, request.accountId, request.params.id, emails, { source: 'api', doubleOptIn, tagIds })
         // Skipped addresses are reported without changing the answer SDKs compare with {result: true}.
         const skipped = [...summary.rejected.map((r) => r.reason), ...summary.blacklisted.map((e) => `${e} is on the blacklist`)]
         return skipped.length > 0 ? { result: true, invalid_emails: skipped } : { result: true }

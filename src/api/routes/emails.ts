@@ -53,6 +53,31 @@ export function emailRoutes(deps: Deps) {
       },
     )
 
+    app.get(
+      '/emails/:email/campaigns',
+      { schema: { tags, summary: 'Campaign statistics, lists and blacklist state of an address', params: S.EmailPathParams, response: responses(S.AddressStatistics, 422) } },
+      async (request) => {
+        const stats = await emails.statisticsOfAddress(deps, request.accountId, request.params.email)
+        return {
+          statistic: { sent: stats.sent, open: stats.opened, link: stats.clicked },
+          blacklist: stats.blacklisted,
+          addressbooks: stats.books.map((b) => ({ id: b.id, address_book_name: b.name })),
+        }
+      },
+    )
+
+    app.post(
+      '/emails/campaigns',
+      { schema: { tags, summary: 'Campaign statistics of several addresses', body: S.EmailsListBody, response: responses(S.AddressesStatistics, 422) }, config: { bareArrayField: 'emails' } },
+      async (request) => {
+        const answer: Record<string, unknown> = {}
+        for (const [email, stats] of await emails.statisticsOf(deps, request.accountId, request.body.emails)) {
+          answer[email] = { sent: stats.sent, open: stats.opened, link: stats.clicked, adressbooks: stats.books, blacklist: stats.blacklisted }
+        }
+        return answer
+      },
+    )
+
     app.delete(
       '/emails/:email',
       { schema: { tags, summary: "Remove an address from every list of the account", params: S.EmailPathParams, response: responses(ResultTrue, 422) } },

@@ -30,3 +30,22 @@ export const EmailDetail = Type.Object({
   add_date: Type.String({ description: 'YYYY-MM-DD HH:MM:SS, UTC' }),
   source: Type.String({ description: 'api, import or form' }),
 })
+
+export const AddressStatistics = Type.Object({
+  statistic: Type.Object({ sent: Type.Integer(), open: Type.Integer(), link: Type.Integer() }),
+  blacklist: Type.Boolean(),
+  addressbooks: Type.Array(Type.Object({ id: Type.Integer(), address_book_name: Type.String() })),
+})
+
+/** The published key is spelled `adressbooks` (COMPAT.md: odd names are kept). */
+export const AddressesStatistics = Type.Record(
+  Type.String(),
+  Type.Object({
+    sent: Type.Integer(),
+    open: Type.Integer(),
+    link: Type.Integer(),
+    adressbooks: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    blacklist: Type.Boolean(),
+  }),
+  { description: 'Keyed by address' },
+)

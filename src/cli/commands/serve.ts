@@ -11,10 +11,11 @@ export function registerServeCommands(program: Command): void {
     .description('Run the API (migrates the database first)')
     .option('-p, --port <port>', 'port to listen on (PORT)', Number)
     .option('-H, --host <host>', 'address to listen on (HOST)')
-    .action(async (options: { port?: number; host?: string }, command: Command) => {
+    .option('--no-dispatch', 'run no background jobs in this process (other processes run them)')
+    .action(async (options: { port?: number; host?: string; dispatch: boolean }, command: Command) => {
       const config = configFrom(command, { port: options.port, host: options.host })
       const log = createLogger(config)
-      const server = await serve(config, log)
+      const server = await serve(config, log, { dispatch: options.dispatch })
       stopOnSignals(server, log)
     })
 

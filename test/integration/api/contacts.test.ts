@@ -6,6 +6,9 @@ import { serialize } from 'php-serialize'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
+import * as accounts from '../../../src/services/accounts.js'
+import * as tags from '../../../src/services/tags.js'
+import { JobRunner } from '../../../src/dispatcher/jobs.js'
 
 type Listed = { email: string; status: number; status_explain: string; phone: number | null; variables: Record<string, unknown> }
 
@@ -291,23 +294,62 @@ for (const dialect of DIALECTS) {
       }
     })
 
-    it('answers 404 Book not found for every contact route of an unknown or deleted list', async () => {
-      const id = await newBook('Gone')
-      await t.call(account, { method: 'DELETE', url: `/addressbooks/${id}` })
-      const calls = [
+    it('pins existing tags to the addresses added with `tags`; unknown tags and lower plans are refused', async () => {
+      const id = await newBook('Tagged')
+      const created = await t.call(account, { method: 'POST', url: '/tags', payload: { name: 'vip', color: '#ff0000' } })
+      assert.equal(created.statusCode, 200, created.body)
+      assert.equal(await new JobRunner(t.deps, tags.jobHandlers).runDue(), 1)
+      const tagId = (await t.call(account, { method: 'GET', url: '/tags' })).json<{ tags: { id: number }[] }>().tags[0]?.id
+      const res = await add(id, { emails: ['tagged@example.com'], tags: [tagId] })
+      assert.deepEqual(res.json(), { result: true })
+      const links = await t.deps.db.selectFrom('tag_links').select(['tag_id', 'kind', 'value']).where('account_id', '=', account.id).execute()
+      assert.deepEqual(links.map((l) => [Number(l.tag_id), l.kind, l.value]), [[tagId, 'email', 'tagged@example.com']])
+
+      const unknown = await add(id, { emails: ['x@example.com'], tags: [999999] })
+      assert.deepEqual([unknown.statusCode, unknown.json()], [422, { error_code: 422, message: 'Argument tags is invalid' }])
+      const notInteger = await add(id, { emails: ['x@example.com'], tags: ['vip'] })
+      assert.deepEqual(notInteger.json(), { error_code: 422, message: 'Argument tags is invalid' })
+      const basic = await accounts.createAccount(t.deps, { name: 'standard plan', plan: 'standard' })
+      const token = await t.app.inject({ method: 'POST', url: '/oauth/access_token', payload: { grant_type: 'client_credentials', client_id: basic.client_id, client_secret: basic.client_secret } })
+      const standard = { id: basic.id, clientId: basic.client_id, clientSecret: basic.client_secret, token: token.json<{ access_token: string }>().access_token }
+      const theirBook = (await t.call(standard, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Standard' } })).json<{ id: number }>().id
+      const refused = await add(theirBook, { emails: ['y@example.com'], tags: [1] }, standard)
+      assert.deepEqual([refused.statusCode, refused.json()], [403, { error_code: 3030303030, message: 'Access denied! Please change your tariff plan' }])
+      assert.equal((await list(id)).some((c) => c.email === 'x@example.com'), false, 'nothing added by refused calls')
+    })
+
+    const contactCalls = (id: number) =>
+      [
         { method: 'POST', url: `/addressbooks/${id}/emails`, payload: { emails: ['a@example.com'] } },
         { method: 'GET', url: `/addressbooks/${id}/emails` },
         { method: 'GET', url: `/addressbooks/${id}/emails/a@example.com` },
+        { method: 'GET', url: `/addressbooks/${id}/emails/total` },
         { method: 'DELETE', url: `/addressbooks/${id}/emails`, payload: { emails: ['a@example.com'] } },
         { method: 'POST', url: `/addressbooks/${id}/emails/unsubscribe`, payload: { emails: ['a@example.com'] } },
         { method: 'POST', url: `/addressbooks/${id}/emails/variable`, payload: { email: 'a@example.com', variables: [{ name: 'n', value: 'v' }] } },
         { method: 'PUT', url: `/addressbooks/${id}/phone`, payload: { email: 'a@example.com', phone: 447911123456 } },
         { method: 'GET', url: `/addressbooks/${id}/variables/n/v` },
       ] as const
-      for (const call of calls) {
+
+    it('answers 404 Book not found for every contact route of a deleted list', async () => {
+      const id = await newBook('Gone')
+      await t.call(account, { method: 'DELETE', url: `/addressbooks/${id}` })
+      for (const call of contactCalls(id)) {
         const res = await t.call(account, call)
         assert.deepEqual([res.statusCode, res.json()], [404, { error_code: 213, message: 'Book not found' }], `${call.method} ${call.url}`)
       }
+    })
+
+    it("answers another account 404 on every contact route of this account's list, and changes nothing", async () => {
+      const id = await newBook('Private')
+      await add(id, { emails: [{ email: 'a@example.com', variables: { n: 'v' } }] })
+      const intruder = await t.account()
+      const before = await snapshotDatabase(t.deps)
+      for (const call of contactCalls(id)) {
+        const res = await t.call(intruder, call)
+        assert.deepEqual([res.statusCode, res.json()], [404, { error_code: 213, message: 'Book not found' }], `${call.method} ${call.url}`)
+      }
+      assert.deepEqual(await snapshotDatabase(t.deps), before)
     })
   })
 }
