@@ -71,8 +71,8 @@ async function upsertOnPostgres(
   return rows.map((r) => ({ id: Number(r.id), email: r.email, status: r.status, inserted: r.inserted }))
 }
 
-// SQLite has no xmax: the addresses already in the list are read first, which is exact because SQLite has
-// one writer and this runs in the caller's transaction.
+// SQLite has no xmax. New rows come back from an INSERT that skips existing addresses, so a list being
+// filled costs one pass over its indexes; the addresses it skipped are then updated in one statement.
 async function upsertOnSqlite(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
@@ -80,8 +80,7 @@ async function upsertOnSqlite(
   const results: UpsertResult[] = []
   for (let start = 0; start < batch.contacts.length; start += SQLITE_CHUNK) {
     const chunk = batch.contacts.slice(start, start + SQLITE_CHUNK)
-    const existing = new Set((await findContactsInBook(db, batch.bookId, chunk.map((c) => c.email))).map((c) => c.email))
-    const rows = await db
+    const inserted = await db
       .insertInto('contacts')
       .values(chunk.map((c) => ({
         account_id: batch.accountId,
@@ -94,18 +93,29 @@ async function upsertOnSqlite(
         created_at: batch.now,
         updated_at: batch.now,
       })))
-      .onConflict((oc) =>
-        oc.columns(['address_book_id', 'email']).doUpdateSet({
-          variables: sql`json_patch(contacts.variables, excluded.variables)`,
-          phone: sql`coalesce(excluded.phone, contacts.phone)`,
-          updated_at: (eb) => eb.ref('excluded.updated_at'),
-        }),
-      )
+      .onConflict((oc) => oc.columns(['address_book_id', 'email']).doNothing())
       .returning(['id', 'email', 'status'])
       .execute()
-    for (const r of rows) results.push({ id: Number(r.id), email: r.email, status: r.status, inserted: !existing.has(r.email) })
+    const added = new Set(inserted.map((r) => r.email))
+    for (const r of inserted) results.push({ id: Number(r.id), email: r.email, status: r.status, inserted: true })
+    const existing = chunk.filter((c) => !added.has(c.email))
+    if (existing.length > 0) results.push(...(await updateExistingOnSqlite(db, batch.bookId, existing, batch.now)))
   }
   return results
+}
+
+/** Merges variables and sets phones of contacts already in the list, in one UPDATE … FROM (VALUES …). */
+async function updateExistingOnSqlite(db: Kysely<Database>, bookId: number, contacts: ContactInput[], now: number): Promise<UpsertResult[]> {
+  const values = sql.join(contacts.map((c) => sql`(${c.email}, ${c.variables}, ${c.phone})`))
+  const { rows } = await sql<{ id: number; email: string; status: number }>`
+    update contacts set
+      variables = json_patch(contacts.variables, given.column2),
+      phone = coalesce(given.column3, contacts.phone),
+      updated_at = ${now}
+    from (values ${values}) as given
+    where contacts.address_book_id = ${bookId} and contacts.email = given.column1
+    returning contacts.id, contacts.email, contacts.status`.execute(db)
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, status: r.status, inserted: false }))
 }
 
 /** The contacts of one list with these addresses. */
