@@ -1,0 +1,30 @@
+// The value and name rules of contact variables (API.md 4.1, 4.1.1).
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { coerceToType, inferVariableType, isDate, variableNameProblem } from '../../../src/services/contact-variables.js'
+
+describe('contact variables', () => {
+  it('takes only real calendar dates written YYYY-MM-DD', () => {
+    for (const good of ['2017-01-01', '2024-02-29', '2000-02-29', '1999-12-31']) assert.equal(isDate(good), true, good)
+    for (const bad of ['2017-1-1', '2023-02-29', '1900-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-01-00', '2024-01-01 10:00', '']) {
+      assert.equal(isDate(bad), false, bad)
+    }
+  })
+
+  it('types a new variable by its first value', () => {
+    assert.deepEqual([inferVariableType(3), inferVariableType('2020-05-06'), inferVariableType('3')], ['number', 'date', 'string'])
+  })
+
+  it('lets a number variable take numbers and numeric strings only, naming the variable otherwise', () => {
+    assert.equal(coerceToType('age', 'number', '77'), 77)
+    assert.equal(coerceToType('age', 'number', 1.5), 1.5)
+    assert.throws(() => coerceToType('age', 'number', '7 years'), /"age".*number/)
+    assert.equal(coerceToType('city', 'string', 12), '12')
+    assert.throws(() => coerceToType('since', 'date', '2017-1-1'), /"since".*YYYY-MM-DD/)
+  })
+
+  it('allows names in any script with the published punctuation, and refuses names without a letter', () => {
+    for (const good of ['name', 'Имя клиента', "it's ok?", 'a/b-c_d.e,f!"g"', 'ім\u0027я']) assert.equal(variableNameProblem(good), undefined, good)
+    for (const bad of ['123', '...', 'semi;colon', 'a<b', 'tab\tname', 'x'.repeat(256)]) assert.ok(variableNameProblem(bad), bad)
+  })
+})
