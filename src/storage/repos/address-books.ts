@@ -82,32 +82,36 @@ export async function markBookDeleted(db: Kysely<Database>, accountId: number, i
   return Number(result.numUpdatedRows) > 0
 }
 
-/** Contact counts per book, from the contacts themselves (status 1 is Active, API.md 3.2). */
+/**
+ * Contact counts per book, from the contacts themselves (status 1 is Active, 0 New: API.md 3.2). Both
+ * queries read only the (address_book_id, status) indexes, one of them partial on contacts with a phone.
+ */
 export async function countContactsByBook(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, BookCounts>> {
   const counts = new Map<number, BookCounts>()
   if (bookIds.length === 0) return counts
-  const hasPhone = sql`phone is not null and phone <> ''`
-  const rows = await db
-    .selectFrom('contacts')
-    .select((eb) => [
-      'address_book_id',
-      eb.fn.countAll<number>().as('all'),
-      sql<number>`sum(case when status = 1 then 1 else 0 end)`.as('active'),
-      sql<number>`sum(case when ${hasPhone} and status = 0 then 1 else 0 end)`.as('new_phones'),
-      sql<number>`sum(case when ${hasPhone} and status = 1 then 1 else 0 end)`.as('active_phones'),
-      sql<number>`sum(case when ${hasPhone} and status <> 1 then 1 else 0 end)`.as('inactive_phones'),
-    ])
-    .where('address_book_id', 'in', bookIds)
-    .groupBy('address_book_id')
-    .execute()
-  for (const r of rows) {
-    counts.set(Number(r.address_book_id), {
-      all: Number(r.all),
-      active: Number(r.active),
-      newPhones: Number(r.new_phones),
-      activePhones: Number(r.active_phones),
-      inactivePhones: Number(r.inactive_phones),
-    })
+  const byStatus = (withPhone: boolean) => {
+    let query = db
+      .selectFrom('contacts')
+      .select((eb) => ['address_book_id', 'status', eb.fn.countAll<number>().as('n')])
+      .where('address_book_id', 'in', bookIds)
+    if (withPhone) query = query.where('phone', 'is not', null)
+    return query.groupBy(['address_book_id', 'status']).execute()
+  }
+  const entry = (bookId: number) => {
+    let found = counts.get(bookId)
+    if (!found) counts.set(bookId, (found = { ...ZERO_COUNTS }))
+    return found
+  }
+  for (const r of await byStatus(false)) {
+    const c = entry(Number(r.address_book_id))
+    c.all += Number(r.n)
+    if (r.status === 1) c.active += Number(r.n)
+  }
+  for (const r of await byStatus(true)) {
+    const c = entry(Number(r.address_book_id))
+    if (r.status === 0) c.newPhones += Number(r.n)
+    if (r.status === 1) c.activePhones += Number(r.n)
+    else c.inactivePhones += Number(r.n)
   }
   return counts
 }
