@@ -69,6 +69,15 @@ export interface AddressBookVariablesTable {
   created_at: number
 }
 
+/** How many contacts of a list have a status, with or without a phone; kept by repos/contacts.ts. */
+export interface ContactCountsTable {
+  address_book_id: number
+  status: number
+  /** 1 when the contacts counted have a phone */
+  with_phone: number
+  count: number
+}
+
 export interface TagsTable {
   id: Generated<number>
   account_id: number
@@ -160,6 +169,7 @@ export interface Database {
   address_books: AddressBooksTable
   contacts: ContactsTable
   address_book_variables: AddressBookVariablesTable
+  contact_counts: ContactCountsTable
   tags: TagsTable
   tag_links: TagLinksTable
   email_blacklist: EmailBlacklistTable

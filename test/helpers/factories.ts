@@ -1,6 +1,7 @@
 // Test data built through the real services and routes; nothing relies on a shared seed.
 import type { FastifyInstance } from 'fastify'
 import * as accounts from '../../src/services/accounts.js'
+import * as contactsRepo from '../../src/storage/repos/contacts.js'
 import type { Deps } from '../../src/services/types.js'
 
 export interface TestAccount {
@@ -24,25 +25,28 @@ export async function createAccount(deps: Deps, app: FastifyInstance, name = `ac
   return { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: answer.json<{ access_token: string }>().access_token }
 }
 
-/** Inserts contacts straight into a list: the contact API arrives with issue 8, list counts are read now. */
+/** Puts contacts with given statuses into a list through the contact repository (which keeps the counts). */
 export async function insertContacts(
   deps: Deps,
   contacts: { accountId: number; bookId: number; email: string; status: number; phone?: string }[],
 ): Promise<void> {
-  const now = deps.now()
-  await deps.db
-    .insertInto('contacts')
-    .values(contacts.map((c) => ({
-      account_id: c.accountId,
-      address_book_id: c.bookId,
-      email: c.email,
-      status: c.status,
-      phone: c.phone ?? null,
-      variables: '{}',
-      created_at: now,
-      updated_at: now,
-    })))
-    .execute()
+  const groups = new Map<string, typeof contacts>()
+  for (const c of contacts) {
+    const key = `${c.accountId}:${c.bookId}:${c.status}`
+    groups.set(key, [...(groups.get(key) ?? []), c])
+  }
+  for (const group of groups.values()) {
+    const [first] = group
+    if (!first) continue
+    await contactsRepo.upsertContacts(deps.db, {
+      accountId: first.accountId,
+      bookId: first.bookId,
+      status: first.status,
+      source: 'api',
+      now: deps.now(),
+      contacts: group.map((c) => ({ email: c.email, phone: c.phone ?? null, variables: '{}' })),
+    })
+  }
 }
 
 /** A snapshot of every table's rows, to prove that a rejected request changed nothing. */
@@ -54,5 +58,6 @@ export async function snapshotDatabase(deps: Deps): Promise<Record<string, unkno
   out.tag_links = await deps.db.selectFrom('tag_links').selectAll().orderBy(['tag_id', 'kind', 'value']).execute()
   out.email_blacklist = await deps.db.selectFrom('email_blacklist').selectAll().orderBy(['account_id', 'email']).execute()
   out.settings = await deps.db.selectFrom('settings').selectAll().orderBy('key').execute()
+  out.contact_counts = await deps.db.selectFrom('contact_counts').selectAll().orderBy(['address_book_id', 'status', 'with_phone']).execute()
   return out
 }

@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { AddressBooksTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'
+import { readCounts } from './contact-counts.js'
 
 export const BOOK_STATUS = { active: 0, deleted: 1 } as const
 
@@ -82,36 +83,18 @@ export async function markBookDeleted(db: Kysely<Database>, accountId: number, i
   return Number(result.numUpdatedRows) > 0
 }
 
-/**
- * Contact counts per book, from the contacts themselves (status 1 is Active, 0 New: API.md 3.2). Both
- * queries read only the (address_book_id, status) indexes, one of them partial on contacts with a phone.
- */
+/** Contact counts per book (status 1 is Active, 0 New: API.md 3.2), from the counts kept with the contacts. */
 export async function countContactsByBook(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, BookCounts>> {
   const counts = new Map<number, BookCounts>()
-  if (bookIds.length === 0) return counts
-  const byStatus = (withPhone: boolean) => {
-    let query = db
-      .selectFrom('contacts')
-      .select((eb) => ['address_book_id', 'status', eb.fn.countAll<number>().as('n')])
-      .where('address_book_id', 'in', bookIds)
-    if (withPhone) query = query.where('phone', 'is not', null)
-    return query.groupBy(['address_book_id', 'status']).execute()
-  }
-  const entry = (bookId: number) => {
-    let found = counts.get(bookId)
-    if (!found) counts.set(bookId, (found = { ...ZERO_COUNTS }))
-    return found
-  }
-  for (const r of await byStatus(false)) {
-    const c = entry(Number(r.address_book_id))
-    c.all += Number(r.n)
-    if (r.status === 1) c.active += Number(r.n)
-  }
-  for (const r of await byStatus(true)) {
-    const c = entry(Number(r.address_book_id))
-    if (r.status === 0) c.newPhones += Number(r.n)
-    if (r.status === 1) c.activePhones += Number(r.n)
-    else c.inactivePhones += Number(r.n)
+  for (const r of await readCounts(db, bookIds)) {
+    let c = counts.get(r.bookId)
+    if (!c) counts.set(r.bookId, (c = { ...ZERO_COUNTS }))
+    c.all += r.count
+    if (r.status === 1) c.active += r.count
+    if (!r.withPhone) continue
+    if (r.status === 0) c.newPhones += r.count
+    if (r.status === 1) c.activePhones += r.count
+    else c.inactivePhones += r.count
   }
   return counts
 }

@@ -1,8 +1,10 @@
-// Contacts of mailing lists: bulk upserts, pages, look-ups by address, status changes.
+// Contacts of mailing lists: bulk upserts, pages, look-ups by address, status changes. Every function that
+// adds, removes or changes the status or phone of contacts also updates contact_counts, in one transaction.
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ContactsTable, Database } from '../tables.js'
 import { isPostgres } from '../migrations/helpers.js'
 import type { Page } from '../../services/types.js'
+import { applyCountChanges, type CountChange } from './contact-counts.js'
 
 /** API.md 3.2 codes the service sets itself. */
 export const CONTACT_STATUS = { new: 0, active: 1, confirmationRequested: 2, unsubscribed: 4 } as const
@@ -42,14 +44,58 @@ const LOOKUP_CHUNK = 500
 /**
  * Adds contacts to a list, or updates the ones already there: their variables are merged (new values win),
  * a given phone replaces the stored one, the status is kept. Returns every row with whether it is new.
- * `contacts` must not repeat an address. Runs inside the caller's transaction.
+ * `contacts` must not repeat an address.
  */
 export async function upsertContacts(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
 ): Promise<UpsertResult[]> {
   if (batch.contacts.length === 0) return []
-  return isPostgres(db as Kysely<unknown>) ? upsertOnPostgres(db, batch) : upsertOnSqlite(db, batch)
+  return inTransaction(db, async (tx) => {
+    // Contacts already in the list that get their first phone move to the with-phone count.
+    const phoned = batch.contacts.filter((c) => c.phone !== null).map((c) => c.email)
+    const gainingPhone = await lockPhoneless(tx, batch.bookId, phoned)
+    const results = isPostgres(tx as Kysely<unknown>) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch)
+    const phoneOf = new Map(batch.contacts.map((c) => [c.email, c.phone]))
+    const changes: CountChange[] = results
+      .filter((r) => r.inserted)
+      .map((r) => ({ bookId: batch.bookId, status: r.status, withPhone: phoneOf.get(r.email) != null, delta: 1 }))
+    for (const row of gainingPhone) {
+      changes.push({ bookId: batch.bookId, status: row.status, withPhone: false, delta: -1 }, { bookId: batch.bookId, status: row.status, withPhone: true, delta: 1 })
+    }
+    await applyCountChanges(tx, changes)
+    return results
+  })
+}
+
+/** Runs `work` in the caller's transaction, or in a new one: a contact change and its counts go together. */
+function inTransaction<T>(db: Kysely<Database>, work: (tx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work)
+}
+
+/** Rows about to change, with what they are counted under; locked on PostgreSQL until the transaction ends. */
+function forChange<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
+  return isPostgres(db as Kysely<unknown>) ? query.forUpdate() : query
+}
+
+/** The contacts of the list among `emails` that have no phone yet. */
+async function lockPhoneless(db: Kysely<Database>, bookId: number, emails: string[]): Promise<{ status: number }[]> {
+  const out: { status: number }[] = []
+  for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
+    const query = db
+      .selectFrom('contacts')
+      .select('status')
+      .where('address_book_id', '=', bookId)
+      .where('email', 'in', emails.slice(start, start + LOOKUP_CHUNK))
+      .where('phone', 'is', null)
+    out.push(...(await forChange(db, query).execute()))
+  }
+  return out
+}
+
+/** The count changes of rows leaving their (list, status, phone) group: -1 each, or +1 when `sign` is 1. */
+function countsOf(rows: readonly { address_book_id: number; status: number; phone: string | null }[], sign: 1 | -1, status?: number): CountChange[] {
+  return rows.map((r) => ({ bookId: Number(r.address_book_id), status: status ?? r.status, withPhone: r.phone !== null, delta: sign }))
 }
 
 // One statement for the whole batch: the columns travel as arrays, so PostgreSQL parses 8 parameters rather
@@ -189,8 +235,16 @@ function jsonPath(key: string): string {
 
 export async function deleteContacts(db: Kysely<Database>, bookId: number, emails: string[]): Promise<number> {
   if (emails.length === 0) return 0
-  const result = await db.deleteFrom('contacts').where('address_book_id', '=', bookId).where('email', 'in', emails).executeTakeFirst()
-  return Number(result.numDeletedRows)
+  return inTransaction(db, async (tx) => {
+    const gone = await tx
+      .deleteFrom('contacts')
+      .where('address_book_id', '=', bookId)
+      .where('email', 'in', emails)
+      .returning(['address_book_id', 'status', 'phone'])
+      .execute()
+    await applyCountChanges(tx, countsOf(gone, -1))
+    return gone.length
+  })
 }
 
 /** Sets the status of these addresses in a list; returns how many changed. */
@@ -199,38 +253,51 @@ export async function setContactStatus(
   change: { bookId: number; emails: string[]; status: number; now: number; onlyFrom?: readonly number[] },
 ): Promise<number> {
   if (change.emails.length === 0) return 0
-  let query = db
-    .updateTable('contacts')
-    .set({ status: change.status, updated_at: change.now })
-    .where('address_book_id', '=', change.bookId)
-    .where('email', 'in', change.emails)
-  if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
-  const result = await query.executeTakeFirst()
-  return Number(result.numUpdatedRows)
+  return inTransaction(db, async (tx) => {
+    let query = tx
+      .selectFrom('contacts')
+      .select(['id', 'address_book_id', 'status', 'phone'])
+      .where('address_book_id', '=', change.bookId)
+      .where('email', 'in', change.emails)
+      .where('status', '<>', change.status)
+    if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
+    const rows = await forChange(tx, query).execute()
+    if (rows.length === 0) return 0
+    await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()
+    await applyCountChanges(tx, [...countsOf(rows, -1), ...countsOf(rows, 1, change.status)])
+    return rows.length
+  })
 }
 
 /** Activates a contact awaiting confirmation (status 2 → 1); false when it is not awaiting it. */
 export async function confirmContact(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('contacts')
-    .set({ status: CONTACT_STATUS.active, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', CONTACT_STATUS.confirmationRequested)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  return inTransaction(db, async (tx) => {
+    const rows = await tx
+      .updateTable('contacts')
+      .set({ status: CONTACT_STATUS.active, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', CONTACT_STATUS.confirmationRequested)
+      .returning(['address_book_id', 'status', 'phone'])
+      .execute()
+    await applyCountChanges(tx, [...countsOf(rows, -1, CONTACT_STATUS.confirmationRequested), ...countsOf(rows, 1)])
+    return rows.length > 0
+  })
 }
 
 /** New contacts (status 0) of an account, or of one of its lists, become Active; returns how many. */
 export async function activateNewContacts(db: Kysely<Database>, scope: { accountId: number; bookId?: number; emails?: string[] }, now: number): Promise<number> {
-  let query = db
-    .updateTable('contacts')
-    .set({ status: CONTACT_STATUS.active, updated_at: now })
-    .where('account_id', '=', scope.accountId)
-    .where('status', '=', CONTACT_STATUS.new)
-  if (scope.bookId !== undefined) query = query.where('address_book_id', '=', scope.bookId)
-  if (scope.emails) query = query.where('email', 'in', scope.emails)
-  const result = await query.executeTakeFirst()
-  return Number(result.numUpdatedRows)
+  return inTransaction(db, async (tx) => {
+    let query = tx
+      .updateTable('contacts')
+      .set({ status: CONTACT_STATUS.active, updated_at: now })
+      .where('account_id', '=', scope.accountId)
+      .where('status', '=', CONTACT_STATUS.new)
+    if (scope.bookId !== undefined) query = query.where('address_book_id', '=', scope.bookId)
+    if (scope.emails) query = query.where('email', 'in', scope.emails)
+    const rows = await query.returning(['address_book_id', 'status', 'phone']).execute()
+    await applyCountChanges(tx, [...countsOf(rows, -1, CONTACT_STATUS.new), ...countsOf(rows, 1)])
+    return rows.length
+  })
 }
 
 export async function replaceVariables(db: Kysely<Database>, id: number, variables: string, now: number): Promise<void> {
@@ -238,7 +305,12 @@ export async function replaceVariables(db: Kysely<Database>, id: number, variabl
 }
 
 export async function setPhone(db: Kysely<Database>, id: number, phone: string, now: number): Promise<void> {
-  await db.updateTable('contacts').set({ phone, updated_at: now }).where('id', '=', id).execute()
+  await inTransaction(db, async (tx) => {
+    const before = await forChange(tx, tx.selectFrom('contacts').select(['address_book_id', 'status', 'phone']).where('id', '=', id)).execute()
+    await tx.updateTable('contacts').set({ phone, updated_at: now }).where('id', '=', id).execute()
+    const gaining = before.filter((r) => r.phone === null)
+    await applyCountChanges(tx, [...countsOf(gaining, -1), ...countsOf(gaining.map((r) => ({ ...r, phone })), 1)])
+  })
 }
 
 export interface ContactInBook extends ContactRow {
@@ -266,8 +338,16 @@ export async function findAccountContacts(db: Kysely<Database>, accountId: numbe
 
 /** Removes an address from every list of the account; returns how many contacts went. */
 export async function deleteFromAccount(db: Kysely<Database>, accountId: number, email: string): Promise<number> {
-  const result = await db.deleteFrom('contacts').where('account_id', '=', accountId).where('email', '=', email).executeTakeFirst()
-  return Number(result.numDeletedRows)
+  return inTransaction(db, async (tx) => {
+    const gone = await tx
+      .deleteFrom('contacts')
+      .where('account_id', '=', accountId)
+      .where('email', '=', email)
+      .returning(['address_book_id', 'status', 'phone'])
+      .execute()
+    await applyCountChanges(tx, countsOf(gone, -1))
+    return gone.length
+  })
 }
 
 /** Declares variables a list does not have yet (a concurrent declaration of the same name wins). */
