@@ -1,5 +1,5 @@
 // Mailing lists (address books), their variables and the contact counts shown in every list record.
-import { sql, type Kysely, type Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { AddressBooksTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'
 import { readCounts } from './contact-counts.js'
