@@ -15,6 +15,7 @@ import * as tagsRepo from '../storage/repos/tags.js'
 import type { Mailbox } from './outbox.js'
 import { prepareContacts, readVariables, type Rejected } from './contact-input.js'
 import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
+import * as pageCursors from './page-cursors.js'
 import type { Deps, Page } from './types.js'
 
 export const MAX_EMAILS_PER_CHANGE = 100
@@ -135,19 +136,26 @@ export interface ListFilter {
 const ACTIVE_OR_NEW = [contactsRepo.CONTACT_STATUS.new, contactsRepo.CONTACT_STATUS.active] as const
 
 export async function listContacts(deps: Deps, accountId: number, bookId: number, filter: ListFilter, page: Page): Promise<Contact[]> {
-  await getLiveBook(deps, accountId, bookId)
+  const book = await getLiveBook(deps, accountId, bookId)
   const onlyActive = filter.active === true && filter.notActive !== true
   const onlyInactive = filter.notActive === true && filter.active !== true
-  const rows = await contactsRepo.listContacts(
-    deps.db,
-    {
-      bookId,
-      statuses: onlyActive ? ACTIVE_OR_NEW : undefined,
-      excludedStatuses: onlyInactive ? ACTIVE_OR_NEW : undefined,
-      order: filter.order ?? 'asc',
-    },
-    page,
-  )
+  const order = filter.order ?? 'asc'
+  const contactFilter = {
+    bookId,
+    statuses: onlyActive ? ACTIVE_OR_NEW : undefined,
+    excludedStatuses: onlyInactive ? ACTIVE_OR_NEW : undefined,
+    order,
+  }
+  // New contacts are appended, so only ascending pages keep their place while a list grows.
+  if (order === 'desc') return (await contactsRepo.listContacts(deps.db, contactFilter, page)).map(toContact)
+  const view = `${bookId}:${onlyActive ? 'active' : onlyInactive ? 'inactive' : 'all'}`
+  const generation = book.contactsGeneration
+  const afterId = page.offset === 0 ? undefined : pageCursors.knownStart(deps.db, view, page.offset, generation)
+  const rows = await contactsRepo.listContacts(deps.db, contactFilter, { ...page, afterId })
+  const [first, last] = [rows[0], rows.at(-1)]
+  // Ids only grow, so "after first.id - 1" starts this same page again, and "after last.id" the next one.
+  if (first && page.offset > 0) pageCursors.rememberStart(deps.db, view, page.offset, generation, first.id - 1)
+  if (last && rows.length === page.limit) pageCursors.rememberStart(deps.db, view, page.offset + page.limit, generation, last.id)
   return rows.map(toContact)
 }
 

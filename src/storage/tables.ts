@@ -43,6 +43,8 @@ export interface AddressBooksTable {
   account_id: number
   name: string
   status: number
+  /** Changes whenever contacts leave the list or change status (see repos/contact-counts.ts). */
+  contacts_generation: Generated<number>
   created_at: number
   updated_at: number
 }

@@ -1,6 +1,6 @@
 // Counts of contacts per list, status and phone presence, kept by the contact repository in the same
 // transaction as each change: a list record no longer counts a million rows. The index that served that
-// counting goes, which also makes imports cheaper.
+// counting goes, which also makes imports cheaper. Lists get a generation that changes when contacts leave.
 import { sql, type Kysely } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -18,6 +18,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from contacts
     group by address_book_id, status, case when phone is null then 0 else 1 end`.execute(db)
   await db.schema.dropIndex('contacts_book_status').execute()
+  // Bumped whenever contacts leave a count (deleted, or their status changed): a remembered position of
+  // a page of the list is only trusted while it stays the same.
+  await db.schema
+    .alterTable('address_books')
+    .addColumn('contacts_generation', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute()
 }
 
 export async function down(): Promise<void> {

@@ -12,6 +12,8 @@ export interface BookRow {
   name: string
   status: number
   createdAt: number
+  /** Changes whenever contacts leave the list or change status. */
+  contactsGeneration: number
 }
 
 export interface BookCounts {
@@ -117,5 +119,12 @@ export async function variableTypesOfBooks(db: Kysely<Database>, bookIds: number
 }
 
 function toBook(row: Selectable<AddressBooksTable>): BookRow {
-  return { id: Number(row.id), accountId: Number(row.account_id), name: row.name, status: row.status, createdAt: Number(row.created_at) }
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    name: row.name,
+    status: row.status,
+    createdAt: Number(row.created_at),
+    contactsGeneration: Number(row.contacts_generation),
+  }
 }

@@ -10,7 +10,10 @@ export interface CountChange {
   delta: number
 }
 
-/** Adds the changes, summed per key. Keys are written in one order so concurrent writers cannot deadlock. */
+/**
+ * Adds the changes, summed per key. Keys are written in one order so concurrent writers cannot deadlock.
+ * A list some contacts left gets a new generation: positions in its pages may have moved.
+ */
 export async function applyCountChanges(db: Kysely<Database>, changes: readonly CountChange[]): Promise<void> {
   const summed = new Map<string, CountChange>()
   for (const c of changes) {
@@ -24,6 +27,7 @@ export async function applyCountChanges(db: Kysely<Database>, changes: readonly 
     .sort((a, b) => a.bookId - b.bookId || a.status - b.status || Number(a.withPhone) - Number(b.withPhone))
     .map((c) => ({ address_book_id: c.bookId, status: c.status, with_phone: c.withPhone ? 1 : 0, count: c.delta }))
   if (rows.length === 0) return
+  const left = [...new Set(rows.filter((r) => r.count < 0).map((r) => r.address_book_id))]
   await db
     .insertInto('contact_counts')
     .values(rows)
@@ -31,6 +35,13 @@ export async function applyCountChanges(db: Kysely<Database>, changes: readonly 
       oc.columns(['address_book_id', 'status', 'with_phone']).doUpdateSet({ count: (eb) => eb('contact_counts.count', '+', eb.ref('excluded.count')) }),
     )
     .execute()
+  if (left.length > 0) {
+    await db
+      .updateTable('address_books')
+      .set((eb) => ({ contacts_generation: eb('contacts_generation', '+', 1) }))
+      .where('id', 'in', left)
+      .execute()
+  }
 }
 
 export interface CountRow {

@@ -198,12 +198,16 @@ export interface ContactFilter {
   order: 'asc' | 'desc'
 }
 
-/** One page of a list's contacts in the order they were added. */
-export async function listContacts(db: Kysely<Database>, filter: ContactFilter, page: Page): Promise<ContactRow[]> {
+/**
+ * One page of a list's contacts in the order they were added: by `offset`, or, when the caller knows the
+ * id the page starts after (ascending order only), by keyset, which costs the same at any depth.
+ */
+export async function listContacts(db: Kysely<Database>, filter: ContactFilter, page: Page & { afterId?: number }): Promise<ContactRow[]> {
   let query = db.selectFrom('contacts').selectAll().where('address_book_id', '=', filter.bookId)
   if (filter.statuses) query = query.where('status', 'in', [...filter.statuses])
   if (filter.excludedStatuses) query = query.where('status', 'not in', [...filter.excludedStatuses])
-  const rows = await query.orderBy('id', filter.order).limit(page.limit).offset(page.offset).execute()
+  query = page.afterId === undefined ? query.offset(page.offset) : query.where('id', '>', page.afterId)
+  const rows = await query.orderBy('id', filter.order).limit(page.limit).execute()
   return rows.map(toContact)
 }
 

@@ -200,6 +200,26 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([again.statusCode, again.json()], [422, { error_code: 422, message: 'Active emails not found' }])
     })
 
+    it('keeps pages read one after another exact while contacts are added, deleted and unsubscribed', async () => {
+      const id = await newBook('Sequential pages')
+      let emails = Array.from({ length: 40 }, (_, i) => `seq${String(i).padStart(2, '0')}@example.com`)
+      await add(id, { emails })
+      const page = async (offset: number, filter = '') => (await list(id, `?limit=10&offset=${offset}${filter}`)).map((c) => c.email)
+      assert.deepEqual(await page(0), emails.slice(0, 10))
+      assert.deepEqual(await page(10), emails.slice(10, 20))
+      await t.call(account, { method: 'DELETE', url: `/addressbooks/${id}/emails`, payload: { emails: [emails[3]] } })
+      emails = emails.filter((_, i) => i !== 3)
+      assert.deepEqual(await page(20), emails.slice(20, 30), 'a deletion before the page moves it by one')
+      assert.deepEqual(await page(30), emails.slice(30, 40))
+      await add(id, { emails: ['seq-late@example.com'] })
+      emails.push('seq-late@example.com')
+      assert.deepEqual(await page(30), emails.slice(30, 40), 'an address added at the end is on the last page')
+      assert.deepEqual(await page(10, '&active=1'), emails.slice(10, 20))
+      await t.call(account, { method: 'POST', url: `/addressbooks/${id}/emails/unsubscribe`, payload: { emails: [emails[0]] } })
+      assert.deepEqual(await page(10, '&active=1'), emails.slice(11, 21), 'an unsubscribed address leaves the active pages')
+      assert.deepEqual(await page(10), emails.slice(10, 20), 'and stays in the full list')
+    })
+
     it('answers one contact with abook_id as a string and variables as [{name, type, value}]', async () => {
       const id = await newBook('Single')
       await add(id, { emails: [{ email: 'single@example.com', variables: { name: 'Solo', age: 5 } }, 'bare@example.com'] })
