@@ -51,6 +51,8 @@ const DISTINCT_ADDRESSES = (LISTS - 1) * (PER_LIST - SHARED) + PER_LIST
 const LOOKUP_P99_GOAL_MS = 5
 
 interface PagingResult extends LatencySummary {
+  /** `again`: the same page repeatedly; `cold`: pages at offsets no earlier request started or ended at. */
+  mode?: 'again' | 'cold'
   offset: number
 }
 
@@ -130,9 +132,16 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
       const path = `/addressbooks/${list}/emails?limit=100&offset=${offset}`
       const page = await json<unknown[]>(`${server.base}${path}`, { headers: pager })
       if (page.length !== 100) throw new Error(`${path} answered ${page.length} contacts`)
-      const r = await timeSequentialGets(server.base, pager, () => path, { count: REQUESTS, warmup: 5, maxSeconds: MAX_SECONDS })
-      console.log(`  paging at offset ${fmt(offset, 0)}: p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms (${r.requests} requests)`)
-      paging.push({ offset, ...r })
+      // The same page again: the server remembers where it starts and answers by keyset (src/services/page-cursors.ts).
+      const again = await timeSequentialGets(server.base, pager, () => path, { count: REQUESTS, warmup: 5, maxSeconds: MAX_SECONDS })
+      console.log(`  paging at offset ${fmt(offset, 0)}, same page again: p50 ${fmt(again.p50Ms, 2)} ms, p99 ${fmt(again.p99Ms, 2)} ms (${again.requests} requests)`)
+      paging.push({ offset, mode: 'again', ...again })
+      // A page no request started at or ended before (offsets 37 apart): the database skips `offset` rows.
+      let k = 0
+      const coldPath = () => `/addressbooks/${list}/emails?limit=100&offset=${Math.max(1, offset - 37 * ++k)}`
+      const cold = await timeSequentialGets(server.base, pager, coldPath, { count: REQUESTS, warmup: 0, maxSeconds: MAX_SECONDS })
+      console.log(`  paging near offset ${fmt(offset, 0)}, never asked before: p50 ${fmt(cold.p50Ms, 2)} ms, p99 ${fmt(cold.p99Ms, 2)} ms (${cold.requests} requests)`)
+      paging.push({ offset, mode: 'cold', ...cold })
     }
 
     const lookup = await benchLookups(server.base, looker)
@@ -196,7 +205,7 @@ function report(results: TargetResult[]): void {
     const a0 = r.pagingRightAfterLoad
     if (a0) console.log(`| ${r.dialect} | emails?limit=100&offset=${fmt(a0.offset, 0)} right after the load${a0.autoAnalyzed ? '' : ', before ANALYZE'} (${a0.requests} requests) | ${fmt(a0.p50Ms, 2)} | ${fmt(a0.p90Ms, 2)} | ${fmt(a0.p99Ms, 2)} | ${fmt(1000 / a0.meanMs, 0)} |`)
     for (const p of r.paging) {
-      console.log(`| ${r.dialect} | emails?limit=100&offset=${fmt(p.offset, 0)} (sequential) | ${fmt(p.p50Ms, 2)} | ${fmt(p.p90Ms, 2)} | ${fmt(p.p99Ms, 2)} | ${fmt(1000 / p.meanMs, 0)} |`)
+      console.log(`| ${r.dialect} | emails?limit=100&offset=${p.mode === 'cold' ? '~' : ''}${fmt(p.offset, 0)} (${p.mode === 'cold' ? 'never asked before' : 'same page again'}) | ${fmt(p.p50Ms, 2)} | ${fmt(p.p90Ms, 2)} | ${fmt(p.p99Ms, 2)} | ${fmt(1000 / p.meanMs, 0)} |`)
     }
     const s = r.lookup.sequential
     console.log(`| ${r.dialect} | /emails/{email} (sequential) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} |`)

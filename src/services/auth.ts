@@ -25,11 +25,28 @@ export async function issueToken(deps: Deps, clientId: string, clientSecret: str
   return { access_token: token, token_type: 'Bearer', expires_in: ttl }
 }
 
+/**
+ * Access tokens seen by this process, by digest. A token is never revoked, only expires, and an entry is
+ * used only before the expiry stored with it: remembering tokens saves a query per request and changes no
+ * answer. API keys can be revoked from another process, so they are always read from the database.
+ */
+const knownTokens = new WeakMap<Deps['db'], Map<string, { accountId: number; expiresAt: number }>>()
+const MAX_KNOWN_TOKENS = 10_000
+
 /** The account a bearer credential (access token or API key) belongs to, or undefined when it is not valid. */
 export async function resolveBearer(deps: Deps, credential: string): Promise<number | undefined> {
   const digest = digestToken(credential)
-  const token = await credentialsRepo.findLiveAccessToken(deps.db, digest, deps.now())
-  if (token) return token.accountId
+  let known = knownTokens.get(deps.db)
+  if (!known) knownTokens.set(deps.db, (known = new Map()))
+  const now = deps.now()
+  const remembered = known.get(digest)
+  if (remembered && remembered.expiresAt > now) return remembered.accountId
+  const token = await credentialsRepo.findLiveAccessToken(deps.db, digest, now)
+  if (token) {
+    if (known.size >= MAX_KNOWN_TOKENS) known.clear()
+    known.set(digest, token)
+    return token.accountId
+  }
   return credentialsRepo.findActiveApiKeyAccount(deps.db, digest)
 }
 

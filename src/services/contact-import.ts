@@ -10,6 +10,7 @@ import { addContacts } from './contacts.js'
 import { prepareContacts } from './contact-input.js'
 import { isPhoneVariable, variableNameProblem, type ContactVariables, type VariableValue } from './contact-variables.js'
 import { normalizeEmail } from '../lib/email-address.js'
+import { refreshContactStatistics } from '../storage/repos/contacts.js'
 import type { Deps } from './types.js'
 
 /**
@@ -115,6 +116,8 @@ export async function importContacts(deps: Deps, input: ImportInput): Promise<Im
     if (!columns) throw new AppError('invalid', 'the file is empty: the first line must be a header naming an email column')
     if (rows.length > 0) await send()
     while (inFlight.length > 0) await settleOldest()
+    // Without fresh statistics PostgreSQL pages a list just filled by sorting it whole (1.1 s at offset 100,000).
+    if (summary.added > 0) await refreshContactStatistics(deps.db)
   } catch (err) {
     if (!isCsvError(err)) {
       await Promise.allSettled(inFlight) // no transaction is left running when the caller closes the database
