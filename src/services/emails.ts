@@ -1,6 +1,5 @@
 // An address across all the lists of an account (API.md 4.5).
 import * as contactsRepo from '../storage/repos/contacts.js'
-import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
@@ -17,10 +16,9 @@ export interface ListedContact extends Contact {
 export async function findEverywhere(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, ListedContact[]>> {
   const emails = [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
   const rows = await contactsRepo.findAccountContacts(deps.db, accountId, emails)
-  const types = await booksRepo.variableTypesOfBooks(deps.db, [...new Set(rows.map((r) => r.bookId))])
   const out = new Map<string, ListedContact[]>()
   for (const row of rows) {
-    const listed = { ...toContact(row), bookName: row.bookName, types: types.get(row.bookId) ?? new Map<string, string>() }
+    const listed = { ...toContact(row), bookName: row.bookName, types: row.variableTypes }
     out.set(row.email, [...(out.get(row.email) ?? []), listed])
   }
   return out

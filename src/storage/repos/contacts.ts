@@ -322,23 +322,34 @@ export async function setPhone(db: Kysely<Database>, id: number, phone: string, 
 
 export interface ContactInBook extends ContactRow {
   bookName: string
+  /** The declared variable types of the contact's list. */
+  variableTypes: Map<string, string>
 }
 
-/** The account's contacts with these addresses in lists that are not deleted, with the list names. */
+/**
+ * The account's contacts with these addresses in lists that are not deleted, with the list names and
+ * variable types, in one query (one row per contact and variable of its list).
+ */
 export async function findAccountContacts(db: Kysely<Database>, accountId: number, emails: string[]): Promise<ContactInBook[]> {
   const out: ContactInBook[] = []
   for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
     const rows = await db
       .selectFrom('contacts')
       .innerJoin('address_books', 'address_books.id', 'contacts.address_book_id')
+      .leftJoin('address_book_variables as v', 'v.address_book_id', 'contacts.address_book_id')
       .selectAll('contacts')
-      .select('address_books.name as book_name')
+      .select(['address_books.name as book_name', 'v.name as variable_name', 'v.type as variable_type'])
       .where('contacts.account_id', '=', accountId)
       .where('contacts.email', 'in', emails.slice(start, start + LOOKUP_CHUNK))
       .where('address_books.status', '<>', 1)
       .orderBy('contacts.address_book_id')
+      .orderBy('contacts.id')
       .execute()
-    out.push(...rows.map((r) => ({ ...toContact(r), bookName: r.book_name })))
+    let current: ContactInBook | undefined
+    for (const r of rows) {
+      if (current?.id !== Number(r.id)) out.push((current = { ...toContact(r), bookName: r.book_name, variableTypes: new Map() }))
+      if (r.variable_name !== null && r.variable_type !== null) current.variableTypes.set(r.variable_name, r.variable_type)
+    }
   }
   return out
 }
