@@ -1,6 +1,7 @@
 // Contacts of a mailing list (API.md 4.1, 4.1.1): adding (single opt-in here, double opt-in through
 // confirmations), listing, reading, deleting, unsubscribing, variables and phone.
 import * as contactsRepo from '../storage/repos/contacts.js'
+import { sqliteHandleOf } from '../storage/db.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
 import { normalizePhone } from '../lib/phone-number.js'
@@ -82,14 +83,18 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
-    const stored = await contactsRepo.upsertContacts(tx, {
-      accountId,
-      bookId,
-      status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
-      source: options.source,
-      now,
-      contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
-    })
+    const stored = await contactsRepo.upsertContacts(
+      tx,
+      {
+        accountId,
+        bookId,
+        status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
+        source: options.source,
+        now,
+        contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
+      },
+      sqliteHandleOf(deps.db),
+    )
     if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
     if (optIn) {
       // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.

@@ -34,7 +34,19 @@ function openSqlite(path: string): Storage {
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('cache_size = -65536')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  sqliteHandles.set(db, sqlite)
   return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
+
+/**
+ * The better-sqlite3 handle behind a SQLite database opened here. SQLite has one connection, so statements run
+ * on it while a Kysely transaction of `db` is open belong to that transaction: bulk writes use it to skip
+ * building a query per row (repos/contacts.ts).
+ */
+export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | undefined {
+  return sqliteHandles.get(db)
 }
 
 /**

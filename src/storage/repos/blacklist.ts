@@ -48,6 +48,10 @@ export async function removeBlacklistedEmails(db: Db, accountId: number, emails:
 /** Which of these (stored-form) addresses the account has blacklisted. */
 export async function findBlacklistedEmails(db: Db, accountId: number, emails: string[]): Promise<Set<string>> {
   const found = new Set<string>()
+  // Most accounts blacklist nobody: one look saves a query per 500 addresses of every import batch.
+  if (emails.length > CHUNK && !(await db.selectFrom('email_blacklist').select('email').where('account_id', '=', accountId).limit(1).executeTakeFirst())) {
+    return found
+  }
   for (const chunk of chunks(emails)) {
     const rows = await db.selectFrom('email_blacklist').select('email').where('account_id', '=', accountId).where('email', 'in', chunk).execute()
     for (const row of rows) found.add(row.email)

@@ -1,6 +1,7 @@
 // Contacts of mailing lists: bulk upserts, pages, look-ups by address, status changes. Every function that
 // adds, removes or changes the status or phone of contacts also updates contact_counts, in one transaction.
 import { sql, type Kysely, type Selectable } from 'kysely'
+import type SQLite from 'better-sqlite3'
 import type { ContactsTable, Database } from '../tables.js'
 import { isPostgres } from '../migrations/helpers.js'
 import type { Page } from '../../services/types.js'
@@ -49,13 +50,15 @@ const LOOKUP_CHUNK = 500
 export async function upsertContacts(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
+  /** On SQLite: the handle behind `db` (storage/db.ts sqliteHandleOf), for the fast insert path. */
+  sqlite?: SQLite.Database,
 ): Promise<UpsertResult[]> {
   if (batch.contacts.length === 0) return []
   return inTransaction(db, async (tx) => {
     // Contacts already in the list that get their first phone move to the with-phone count.
     const phoned = batch.contacts.filter((c) => c.phone !== null).map((c) => c.email)
     const gainingPhone = await lockPhoneless(tx, batch.bookId, phoned)
-    const results = isPostgres(tx as Kysely<unknown>) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch)
+    const results = isPostgres(tx as Kysely<unknown>) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch, sqlite)
     const phoneOf = new Map(batch.contacts.map((c) => [c.email, c.phone]))
     const changes: CountChange[] = results
       .filter((r) => r.inserted)
@@ -119,35 +122,59 @@ async function upsertOnPostgres(
 
 // SQLite has no xmax. New rows come back from an INSERT that skips existing addresses, so a list being
 // filled costs one pass over its indexes; the addresses it skipped are then updated in one statement.
+// With the raw handle, the INSERT is one prepared statement run per row inside the open transaction, which
+// is 2.5 times faster than a 1,000-row INSERT built by Kysely (docs/benchmarks.md).
 async function upsertOnSqlite(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
+  sqlite: SQLite.Database | undefined,
 ): Promise<UpsertResult[]> {
   const results: UpsertResult[] = []
   for (let start = 0; start < batch.contacts.length; start += SQLITE_CHUNK) {
     const chunk = batch.contacts.slice(start, start + SQLITE_CHUNK)
-    const inserted = await db
-      .insertInto('contacts')
-      .values(chunk.map((c) => ({
-        account_id: batch.accountId,
-        address_book_id: batch.bookId,
-        email: c.email,
-        status: batch.status,
-        phone: c.phone,
-        variables: c.variables,
-        source: batch.source,
-        created_at: batch.now,
-        updated_at: batch.now,
-      })))
-      .onConflict((oc) => oc.columns(['address_book_id', 'email']).doNothing())
-      .returning(['id', 'email', 'status'])
-      .execute()
+    const inserted = sqlite ? insertNewOnSqlite(sqlite, batch, chunk) : await insertNewWithKysely(db, batch, chunk)
     const added = new Set(inserted.map((r) => r.email))
     for (const r of inserted) results.push({ id: Number(r.id), email: r.email, status: r.status, inserted: true })
     const existing = chunk.filter((c) => !added.has(c.email))
     if (existing.length > 0) results.push(...(await updateExistingOnSqlite(db, batch.bookId, existing, batch.now)))
   }
   return results
+}
+
+type NewRow = { id: number; email: string; status: number }
+type Batch = { accountId: number; bookId: number; status: number; source: string; now: number }
+
+function insertNewOnSqlite(sqlite: SQLite.Database, batch: Batch, chunk: ContactInput[]): NewRow[] {
+  const insert = sqlite.prepare<unknown[], { id: number }>(
+    `insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (address_book_id, email) do nothing returning id`,
+  )
+  const rows: NewRow[] = []
+  for (const c of chunk) {
+    const row = insert.get(batch.accountId, batch.bookId, c.email, batch.status, c.phone, c.variables, batch.source, batch.now, batch.now)
+    if (row) rows.push({ id: row.id, email: c.email, status: batch.status })
+  }
+  return rows
+}
+
+async function insertNewWithKysely(db: Kysely<Database>, batch: Batch, chunk: ContactInput[]): Promise<NewRow[]> {
+  const rows = await db
+    .insertInto('contacts')
+    .values(chunk.map((c) => ({
+      account_id: batch.accountId,
+      address_book_id: batch.bookId,
+      email: c.email,
+      status: batch.status,
+      phone: c.phone,
+      variables: c.variables,
+      source: batch.source,
+      created_at: batch.now,
+      updated_at: batch.now,
+    })))
+    .onConflict((oc) => oc.columns(['address_book_id', 'email']).doNothing())
+    .returning(['id', 'email', 'status'])
+    .execute()
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, status: r.status }))
 }
 
 /** Merges variables and sets phones of contacts already in the list, in one UPDATE … FROM (VALUES …). */
