@@ -145,14 +145,15 @@ type NewRow = { id: number; email: string; status: number }
 type Batch = { accountId: number; bookId: number; status: number; source: string; now: number }
 
 function insertNewOnSqlite(sqlite: SQLite.Database, batch: Batch, chunk: ContactInput[]): NewRow[] {
-  const insert = sqlite.prepare<unknown[], { id: number }>(
+  const insert = sqlite.prepare(
     `insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (address_book_id, email) do nothing returning id`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (address_book_id, email) do nothing`,
   )
   const rows: NewRow[] = []
   for (const c of chunk) {
-    const row = insert.get(batch.accountId, batch.bookId, c.email, batch.status, c.phone, c.variables, batch.source, batch.now, batch.now)
-    if (row) rows.push({ id: row.id, email: c.email, status: batch.status })
+    // No RETURNING: it made each run twice as slow; `changes` says whether the row was new, and its id.
+    const done = insert.run(batch.accountId, batch.bookId, c.email, batch.status, c.phone, c.variables, batch.source, batch.now, batch.now)
+    if (done.changes === 1) rows.push({ id: Number(done.lastInsertRowid), email: c.email, status: batch.status })
   }
   return rows
 }
