@@ -7,7 +7,7 @@ import { normalizeEmail } from '../lib/email-address.js'
 import { normalizePhone } from '../lib/phone-number.js'
 import { AppError } from './errors.js'
 import { getLiveBook } from './addressbooks.js'
-import { blacklistedAmong } from './blacklist.js'
+import * as blacklistRepo from '../storage/repos/blacklist.js'
 import { CONFIRMATION_LANGS, queueConfirmations, readConfirmationToken, type ConfirmationLang } from './confirmation-email.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from './plans.js'
@@ -79,7 +79,8 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     if (batch.contacts.length === 0) {
       throw new AppError('invalid', `Argument emails is invalid: ${batch.rejected.map((r) => r.reason).join('; ') || 'no address given'}`)
     }
-    const blacklisted = await blacklistedAmong({ db: tx }, accountId, batch.contacts.map((c) => c.email))
+    // The prepared addresses are in stored form already: the repository compares them as they are.
+    const blacklisted = await blacklistRepo.findBlacklistedEmails(tx, accountId, batch.contacts.map((c) => c.email))
     const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)

@@ -75,6 +75,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await list(id)).map((c) => c.email), ['Mixed.Case@example.com'])
     })
 
+    it('never adds a blacklisted address, and says so', async () => {
+      const id = await newBook('Blacklisted')
+      await t.call(account, { method: 'POST', url: '/blacklist', payload: { emails: Buffer.from('Banned@Example.com').toString('base64') } })
+      const res = await add(id, { emails: ['Banned@EXAMPLE.com', 'welcome@example.com'] })
+      assert.deepEqual(res.json(), { result: true, invalid_emails: ['Banned@example.com is on the blacklist'] })
+      assert.deepEqual((await list(id)).map((c) => c.email), ['welcome@example.com'])
+    })
+
     it('answers 422 when no address is valid, and stores nothing', async () => {
       const id = await newBook('All invalid')
       const before = await snapshotDatabase(t.deps)
