@@ -20,6 +20,7 @@ import { senderRoutes } from './routes/senders.js'
 import { tagRoutes } from './routes/tags.js'
 import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
+import { templateRoutes } from './routes/templates.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -71,6 +72,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(tagRoutes(deps))
     await api.register(blacklistRoutes(deps))
     await api.register(balanceRoutes(deps))
+    await api.register(templateRoutes(deps))
   })
   return app
 }

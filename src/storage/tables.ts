@@ -80,6 +80,23 @@ export interface ContactCountsTable {
   count: number
 }
 
+export interface TemplatesTable {
+  id: Generated<number>
+  /** null for the system templates shipped with Tidings */
+  account_id: number | null
+  /** The string id clients see; a new one on every edit. */
+  public_id: string
+  name: string
+  name_slug: string
+  lang: string
+  /** HTML */
+  body: string
+  description: string | null
+  category: Generated<string>
+  created_at: number
+  updated_at: number
+}
+
 export interface TagsTable {
   id: Generated<number>
   account_id: number
@@ -172,6 +189,7 @@ export interface Database {
   contacts: ContactsTable
   address_book_variables: AddressBookVariablesTable
   contact_counts: ContactCountsTable
+  templates: TemplatesTable
   tags: TagsTable
   tag_links: TagLinksTable
   email_blacklist: EmailBlacklistTable
