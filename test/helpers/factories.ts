@@ -51,7 +51,7 @@ export async function insertContacts(
 
 /** A snapshot of every table's rows, to prove that a rejected request changed nothing. */
 export async function snapshotDatabase(deps: Deps): Promise<Record<string, unknown[]>> {
-  const byId = ['accounts', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts', 'tags', 'senders', 'jobs', 'outbox'] as const
+  const byId = ['accounts', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts', 'tags', 'senders', 'jobs', 'outbox', 'templates'] as const
   const out: Record<string, unknown[]> = {}
   for (const table of byId) out[table] = await deps.db.selectFrom(table).selectAll().orderBy('id').execute()
   out.access_tokens = await deps.db.selectFrom('access_tokens').selectAll().orderBy('token_hash').execute()
