@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely'
 import validator from 'validator'
 import { signToken, verifyToken } from '../lib/signed-token.js'
+import { textFromHtml } from '../lib/html-text.js'
+import type { Render } from '../lib/render.js'
 import { OUTBOX_KIND } from '../storage/repos/outbox.js'
 import type { Database } from '../storage/tables.js'
 import { queueServiceEmails, type Mailbox, type ServiceEmail } from './outbox.js'
@@ -131,18 +133,41 @@ export interface Confirmations {
   bookName: string
   sender: Mailbox
   lang: ConfirmationLang
-  contacts: readonly { id: number; email: string }[]
+  contacts: readonly { id: number; email: string; variables?: Record<string, unknown> }[]
+  /** The account's confirmation template (`template_id`), compiled; the default email when absent. */
+  template?: Render
+}
+
+/** The variable a confirmation template puts its link with: `<a href="{{confirmation_link}}">`. */
+export const CONFIRMATION_LINK_VARIABLE = 'confirmation_link'
+
+/**
+ * The confirmation email from the account's template: the contact's variables and the link rendered in. A
+ * template without the link variable still gets the link, appended in the default wording: a confirmation
+ * email must confirm.
+ */
+function fromTemplate(render: Render, content: ConfirmationContent, variables: Record<string, unknown>): { subject: string; html: string; text: string } {
+  const fallback = confirmationEmail(content)
+  let html = render({ ...variables, [CONFIRMATION_LINK_VARIABLE]: content.link })
+  if (!html.includes(content.link)) {
+    const block = `<p><a href="${validator.escape(content.link)}">${WORDING[content.lang].button}</a></p>`
+    html = /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${block}</body>`) : html + block
+  }
+  return { subject: fallback.subject, html, text: textFromHtml(html) }
 }
 
 /** Queues one confirmation email per contact, from the sender; `db` may be the caller's transaction. */
 export async function queueConfirmations(db: Kysely<Database>, deps: Pick<Deps, 'config' | 'db' | 'now'>, batch: Confirmations): Promise<void> {
   const key = await signingKey(deps, db)
-  const emails: ServiceEmail[] = batch.contacts.map((contact) => ({
-    accountId: batch.accountId,
-    kind: OUTBOX_KIND.confirmation,
-    from: batch.sender,
-    to: contact.email,
-    ...confirmationEmail({ lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: linkWith(deps.config.publicUrl, key, contact.id) }),
-  }))
+  const emails: ServiceEmail[] = batch.contacts.map((contact) => {
+    const content = { lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: linkWith(deps.config.publicUrl, key, contact.id) }
+    return {
+      accountId: batch.accountId,
+      kind: OUTBOX_KIND.confirmation,
+      from: batch.sender,
+      to: contact.email,
+      ...(batch.template ? fromTemplate(batch.template, content, contact.variables ?? {}) : confirmationEmail(content)),
+    }
+  })
   await queueServiceEmails(db, emails, deps.now())
 }

@@ -11,6 +11,8 @@ import * as blacklistRepo from '../storage/repos/blacklist.js'
 import { CONFIRMATION_LANGS, queueConfirmations, readConfirmationToken, type ConfirmationLang } from './confirmation-email.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from './plans.js'
+import { getTemplate } from './templates.js'
+import { compileTemplate, type Render } from '../lib/render.js'
 import { assertTagsExist } from './tags.js'
 import * as tagsRepo from '../storage/repos/tags.js'
 import type { Mailbox } from './outbox.js'
@@ -99,8 +101,11 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
     if (optIn) {
       // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.
-      const awaiting = stored.filter((c) => c.inserted || c.status === contactsRepo.CONTACT_STATUS.confirmationRequested)
-      await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, contacts: awaiting })
+      const variablesOf = new Map(accepted.map((c) => [c.email, c.variables]))
+      const awaiting = stored
+        .filter((c) => c.inserted || c.status === contactsRepo.CONTACT_STATUS.confirmationRequested)
+        .map((c) => ({ ...c, variables: variablesOf.get(c.email) }))
+      await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, template: optIn.template, contacts: awaiting })
     }
     const added = stored.filter((s) => s.inserted).length
     return { added, updated: stored.length - added, rejected: batch.rejected, blacklisted: [...blacklisted] }
@@ -111,15 +116,23 @@ function initialStatus(deps: Deps): number {
   return deps.config.contactActivation === 'manual' ? contactsRepo.CONTACT_STATUS.new : contactsRepo.CONTACT_STATUS.active
 }
 
-async function checkDoubleOptIn(deps: Deps, accountId: number, optIn: DoubleOptIn): Promise<{ sender: Mailbox; lang: ConfirmationLang }> {
+async function checkDoubleOptIn(deps: Deps, accountId: number, optIn: DoubleOptIn): Promise<{ sender: Mailbox; lang: ConfirmationLang; template?: Render }> {
   if (optIn.confirmation !== 'force') throw new AppError('invalid', 'Argument confirmation is invalid')
   if (!optIn.senderEmail) throw new AppError('invalid', 'Argument sender_email missing')
   if (!optIn.lang) throw new AppError('invalid', 'Argument message_lang missing')
   const lang = CONFIRMATION_LANGS.find((l) => l === optIn.lang)
   if (!lang) throw new AppError('invalid', `Argument message_lang is invalid: use one of ${CONFIRMATION_LANGS.join(', ')}`)
-  // Templates arrive with email campaigns; until then no template of the account can exist.
-  if (optIn.templateId !== undefined) throw new AppError('invalid', 'Template not found', { publishedCode: 290 })
-  return { sender: await requireActiveSender(deps, accountId, optIn.senderEmail), lang }
+  const template = optIn.templateId === undefined ? undefined : await confirmationTemplate(deps, accountId, optIn.templateId)
+  return { sender: await requireActiveSender(deps, accountId, optIn.senderEmail), lang, template }
+}
+
+async function confirmationTemplate(deps: Deps, accountId: number, templateId: string | number): Promise<Render> {
+  const template = await getTemplate(deps, accountId, templateId).catch((err: unknown) => {
+    throw err instanceof AppError && err.code === 'not_found' ? new AppError('invalid', 'Argument template_id is invalid: no such template', { cause: err }) : err
+  })
+  const render = compileTemplate(template.body)
+  if (render instanceof Error) throw new AppError('invalid', `Argument template_id is invalid: the template does not render (${render.message.split('\n')[0]})`)
+  return render
 }
 
 export type Confirmed = 'confirmed' | 'already_used' | 'unknown'

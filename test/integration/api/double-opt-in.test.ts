@@ -87,6 +87,30 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await snapshotDatabase(t.deps), before)
     })
 
+    it("sends the account's template with the contact's variables and the link put in", async () => {
+      const template = '<html><body><p>Hi {{name}}!</p><a href="{{confirmation_link}}">Yes, subscribe me</a></body></html>'
+      const created = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'Confirm me', body: Buffer.from(template).toString('base64') } })
+      const templateId = created.json<{ real_id: number }>().real_id
+      const res = await optIn({ sender_email: 'owner@example.org', template_id: String(templateId), emails: [{ email: 'tpl@example.com', variables: { name: '<Tom>' } }] })
+      assert.deepEqual(res.json(), { result: true })
+      const [email] = await confirmations('tpl@example.com')
+      assert.match(email?.html ?? '', /<p>Hi &lt;Tom&gt;!<\/p>/)
+      const link = /href="(https:\/\/news\.example\.org\/confirm\/[^"]+)"/.exec(email?.html ?? '')?.[1]
+      assert.ok(link, `the link is in the template's anchor: ${email?.html}`)
+      assert.match(email?.text ?? '', /Yes, subscribe me/, 'the text part comes from the HTML')
+      await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      assert.equal(await status('tpl@example.com'), 1)
+
+      const bare = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'No link', body: Buffer.from('<p>Welcome</p>').toString('base64') } })
+      await optIn({ sender_email: 'owner@example.org', template_id: bare.json<{ real_id: number }>().real_id, emails: ['bare@example.com'] })
+      const [appended] = await confirmations('bare@example.com')
+      const unescaped = (appended?.html ?? '').replaceAll('&#x2F;', '/')
+      assert.match(unescaped, /<p>Welcome<\/p><p><a href="https:\/\/news\.example\.org\/confirm\//, 'a template without the link still gets it')
+
+      const unknown = await optIn({ sender_email: 'owner@example.org', template_id: 999999, emails: ['nope@example.com'] })
+      assert.deepEqual([unknown.statusCode, unknown.json()], [422, { error_code: 422, message: 'Argument template_id is invalid: no such template' }])
+    })
+
     it('uses only senders of the same account', async () => {
       const other = await t.account()
       const otherBook = (await t.call(other, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Theirs' } })).json<{ id: number }>().id
