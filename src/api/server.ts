@@ -20,7 +20,7 @@ import { senderRoutes } from './routes/senders.js'
 import { tagRoutes } from './routes/tags.js'
 import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
-import { templateRoutes } from './routes/templates.js'
+import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -62,6 +62,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   registerTokenRoute(app, deps)
   // Public routes (links in emails) go here, outside the bearer check.
   await app.register(confirmRoutes(deps))
+  await app.register(templatePreviewRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
     await api.register(addressbookRoutes(deps))

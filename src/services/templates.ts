@@ -6,6 +6,8 @@ import * as templatesRepo from '../storage/repos/templates.js'
 import { isUniqueViolation } from '../storage/db.js'
 import { decodeBase64Text } from '../lib/base64.js'
 import { toWireDate } from '../lib/wire-date.js'
+import { compileTemplate } from '../lib/render.js'
+import { previewSvg } from '../lib/template-preview.js'
 import { AppError } from './errors.js'
 import type { Deps, Page } from './types.js'
 
@@ -95,4 +97,20 @@ async function freeSlug(deps: Deps, accountId: number, name: string): Promise<st
     if (!(await templatesRepo.slugTaken(deps.db, accountId, slug))) return slug
   }
   return `${base}-${newPublicId().slice(0, 8)}`
+}
+
+/** What a preview shows in place of a contact's variables. */
+const PREVIEW_VARIABLES = { name: 'Alex', unsubscribe_url: '#', permalink: '#' }
+
+/** The preview image (SVG) of a system template, by slug; undefined when there is none. */
+export async function systemTemplatePreview(deps: Deps, slug: string): Promise<string | undefined> {
+  const template = await templatesRepo.findSystemTemplate(deps.db, slug)
+  if (!template) return undefined
+  const render = compileTemplate(template.body)
+  return previewSvg(render instanceof Error ? template.body : render(PREVIEW_VARIABLES))
+}
+
+/** Where the preview image of a template is; system templates only, for now. */
+export function previewUrl(deps: Deps, template: Template): string {
+  return template.accountId === null ? `${deps.config.publicUrl.replace(/\/+$/, '')}/template-previews/${template.nameSlug}.svg` : ''
 }

@@ -4,12 +4,14 @@ import * as m0001 from './migrations/0001_init.js'
 import * as m0002 from './migrations/0002_audience.js'
 import * as m0003 from './migrations/0003_contact_counts.js'
 import * as m0004 from './migrations/0004_templates.js'
+import * as m0005 from './migrations/0005_system_templates.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_audience': m0002,
   '0003_contact_counts': m0003,
   '0004_templates': m0004,
+  '0005_system_templates': m0005,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -38,7 +38,7 @@ const templateFields = {
   category_info: Type.Null({ description: 'an object or null (never [])' }),
   tags: Type.Null({ description: 'an object or null (never [])' }),
   owner: Type.String({ description: '`me` for the account\'s own templates, `system` for system templates' }),
-  preview: Type.String({ description: 'image URL; empty until previews are generated' }),
+  preview: Type.String({ description: 'image URL (SVG) for system templates; empty for own templates' }),
   body: Type.String({ description: 'Tidings extension: the HTML, Base64-encoded as it is sent' }),
 }
 

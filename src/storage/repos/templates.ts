@@ -66,6 +66,11 @@ export async function findTemplateBySlug(db: Kysely<Database>, accountId: number
   return row && toTemplate(row)
 }
 
+export async function findSystemTemplate(db: Kysely<Database>, slug: string): Promise<TemplateRow | undefined> {
+  const row = await db.selectFrom('templates').selectAll().where('account_id', 'is', null).where('name_slug', '=', slug).executeTakeFirst()
+  return row && toTemplate(row)
+}
+
 export async function slugTaken(db: Kysely<Database>, accountId: number, slug: string): Promise<boolean> {
   const row = await db.selectFrom('templates').select('id').where('account_id', '=', accountId).where('name_slug', '=', slug).executeTakeFirst()
   return row !== undefined

@@ -6,6 +6,7 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
 import { call, startSdkHarness, type SdkHarness } from '../../helpers/npm-sdk.js'
+import { XMLValidator } from 'fast-xml-parser'
 
 const WIRE_DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/
 const base64 = (text: string) => Buffer.from(text).toString('base64')
@@ -106,6 +107,31 @@ for (const dialect of DIALECTS) {
       assert.ok(system.json<Wire[]>().every((x) => x.owner === 'system'), 'without owner=me: system templates only')
     })
 
+    it('ships system templates with preview images, readable by every account and editable by none', async () => {
+      const list = (await t.call(account, { method: 'GET', url: '/templates' })).json<Wire[]>()
+      assert.deepEqual(list.map((x) => [x.name, x.name_slug, x.owner]), [
+        ['Newsletter', 'newsletter', 'system'],
+        ['Promotion', 'promotion', 'system'],
+        ['Welcome', 'welcome', 'system'],
+      ])
+      for (const template of list) {
+        assert.equal(template.preview, `${t.deps.config.publicUrl}/template-previews/${template.name_slug}.svg`)
+        const image = await t.app.inject({ method: 'GET', url: new URL(String(template.preview)).pathname })
+        assert.equal(image.statusCode, 200)
+        assert.equal(image.headers['content-type'], 'image/svg+xml')
+        assert.equal(XMLValidator.validate(image.body), true)
+        assert.ok(image.body.includes('Alex'), 'the preview shows sample variables, not {{name}}')
+        assert.match(Buffer.from(template.body, 'base64').toString(), /\{\{name\}\}/)
+      }
+      assert.equal((await t.app.inject({ method: 'GET', url: '/template-previews/nothing.svg' })).statusCode, 404)
+      const bySlug = await t.call(account, { method: 'GET', url: '/template/slug/welcome' })
+      assert.equal(bySlug.json<Wire>().owner, 'system')
+      const byId = await t.call(account, { method: 'GET', url: '/template/system-promotion' })
+      assert.equal(byId.json<Wire>().name, 'Promotion')
+      const edit = await t.call(account, { method: 'POST', url: '/template/edit/system-promotion', payload: { body: base64('<p>mine now</p>') } })
+      assert.deepEqual([edit.statusCode, edit.json()], [404, { error_code: 31, message: 'Template not found' }])
+    })
+
     it("never shows or edits another account's template", async () => {
       const { real_id } = await create({ name: 'Private', body: base64('<p>mine</p>') })
       const intruder = await t.account()
@@ -133,8 +159,8 @@ for (const dialect of DIALECTS) {
       const template = await call<Wire>(h.sdk.getEmailTemplate, real_id)
       assert.equal(template.name, 'SDK template')
       assert.equal(template.real_id, real_id)
-      const list = await call<unknown>(h.sdk.listEmailTemplates)
-      assert.ok(Array.isArray(list), `an array: ${JSON.stringify(list)}`)
+      const list = await call<Wire[]>(h.sdk.listEmailTemplates)
+      assert.deepEqual(list.map((x) => x.name), ['Newsletter', 'Promotion', 'Welcome'])
     })
   })
 }
