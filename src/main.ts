@@ -8,6 +8,8 @@ import { buildServer } from './api/server.js'
 import { purgeExpiredTokens } from './services/auth.js'
 import * as tags from './services/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
+import { OutboxSender } from './dispatcher/outbox-sender.js'
+import { emailChannel } from './delivery/registry.js'
 import type { Deps } from './services/types.js'
 
 export function createLogger(config: Config): Logger {
@@ -32,7 +34,7 @@ export interface RunningServer {
 
 /**
  * Migrates the database, then serves the API until stop() or a termination signal. With `dispatch: false`
- * (`serve --no-dispatch`) this process runs no background jobs: other processes do.
+ * (`serve --no-dispatch`) this process runs no background jobs and sends no email: other processes do.
  */
 export async function serve(config: Config, log = createLogger(config), options: { dispatch?: boolean } = {}): Promise<RunningServer> {
   const { deps, storage } = openDeps(config, log)
@@ -46,8 +48,13 @@ export async function serve(config: Config, log = createLogger(config), options:
     purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
   }, 10 * 60_000)
   purge.unref()
-  const jobs = options.dispatch === false ? undefined : new JobRunner(deps, { ...tags.jobHandlers })
+  const dispatch = options.dispatch !== false
+  const jobs = dispatch ? new JobRunner(deps, { ...tags.jobHandlers }) : undefined
+  const channel = dispatch ? emailChannel(config) : undefined
+  const outbox = channel && new OutboxSender(deps, channel)
   jobs?.start()
+  outbox?.start()
+  if (channel) log.info({ channel: channel.name }, 'sending email')
 
   let stopping: Promise<void> | undefined
   const stop = () =>
@@ -56,6 +63,8 @@ export async function serve(config: Config, log = createLogger(config), options:
       // close() stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
       await app.close()
       await jobs?.stop()
+      await outbox?.stop()
+      await channel?.close()
       await storage.close()
       log.info('tidings stopped')
     })())

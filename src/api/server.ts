@@ -21,6 +21,7 @@ import { tagRoutes } from './routes/tags.js'
 import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
+import { outboxRoutes } from './routes/outbox.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -74,6 +75,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(blacklistRoutes(deps))
     await api.register(balanceRoutes(deps))
     await api.register(templateRoutes(deps))
+    await api.register(outboxRoutes(deps))
   })
   return app
 }

@@ -6,6 +6,7 @@ import { registerAccountCommands } from './commands/accounts.js'
 import { registerConfigCommand } from './commands/config.js'
 import { registerImportCommand } from './commands/import.js'
 import { registerContactCommands } from './commands/contacts.js'
+import { registerOutboxCommand } from './commands/outbox.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
@@ -17,6 +18,7 @@ registerAccountCommands(program)
 registerConfigCommand(program)
 registerImportCommand(program)
 registerContactCommands(program)
+registerOutboxCommand(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)

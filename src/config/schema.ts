@@ -19,6 +19,7 @@ export const ConfigSchema = Type.Object({
   currencyRates: Type.String({ pattern: '^\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*(,\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*)*$' }),
   contactActivation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
   secretKey: Type.String(),
+  smtpUrl: Type.String({ pattern: '^$|^smtps?://' }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -64,6 +65,12 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_CONTACT_ACTIVATION',
     default: () => 'auto',
     description: '`auto`: added contacts are Active; `manual`: they wait (status 0) for `tidings contacts activate`',
+  },
+  smtpUrl: {
+    env: 'TIDINGS_SMTP_URL',
+    default: () => '',
+    description: 'SMTP relay for outgoing email, `smtp://user:pass@host:587` (STARTTLS) or `smtps://…:465`; empty: capture (stored, not sent)',
+    secret: true,
   },
   secretKey: {
     env: 'TIDINGS_SECRET_KEY',

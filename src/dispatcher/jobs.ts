@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import * as jobsRepo from '../storage/repos/jobs.js'
 import type { Database } from '../storage/tables.js'
 import { coerceError } from '../services/errors.js'
+import { Poller } from './poller.js'
 import type { Deps } from '../services/types.js'
 
 /** Applies one job; runs inside the transaction that completes the job and must use `tx` for every query. */
@@ -36,13 +37,10 @@ class LeaseLostError extends Error {}
 
 export class JobRunner {
   private readonly log: Logger
-  private readonly pollMs: number
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly maxAttempts: number
-  private timer: NodeJS.Timeout | undefined
-  private round: Promise<unknown> | undefined
-  private running = false
+  private readonly poller: Poller
 
   constructor(
     private readonly deps: Deps,
@@ -50,24 +48,20 @@ export class JobRunner {
     options: JobRunnerOptions = {},
   ) {
     this.log = deps.log.child({ component: 'jobs' })
-    this.pollMs = options.pollMs ?? 250
     this.batchSize = options.batchSize ?? 50
     this.leaseMs = options.leaseMs ?? 60_000
     this.maxAttempts = options.maxAttempts ?? 10
+    this.poller = new Poller(() => this.runDue(), { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'claiming or recording jobs' })
   }
 
   /** Starts polling; timers are unref'd, so the runner alone keeps no process alive. */
   start(): void {
-    if (this.running) return
-    this.running = true
-    this.schedule(0)
+    this.poller.start()
   }
 
   /** Stops polling and waits for the round in flight to finish. */
-  async stop(): Promise<void> {
-    this.running = false
-    clearTimeout(this.timer)
-    await this.round
+  stop(): Promise<void> {
+    return this.poller.stop()
   }
 
   /** Claims the due jobs and runs them one by one; returns how many ran. */
@@ -80,24 +74,6 @@ export class JobRunner {
     })
     for (const job of jobs) await this.run(job)
     return jobs.length
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => void this.poll(), delayMs)
-    this.timer.unref()
-  }
-
-  private async poll(): Promise<void> {
-    let ran = 0
-    const round = this.runDue().then(
-      (count) => void (ran = count),
-      (err: unknown) => this.log.error({ err }, 'claiming or recording jobs failed'),
-    )
-    this.round = round
-    await round
-    this.round = undefined
-    // A full batch suggests more are due: go on at once rather than after a pause.
-    if (this.running) this.schedule(ran >= this.batchSize ? 0 : this.pollMs)
   }
 
   private async run(job: jobsRepo.JobRow): Promise<void> {

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_audience.js'
 import * as m0003 from './migrations/0003_contact_counts.js'
 import * as m0004 from './migrations/0004_templates.js'
 import * as m0005 from './migrations/0005_system_templates.js'
+import * as m0006 from './migrations/0006_outbox_delivery.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_contact_counts': m0003,
   '0004_templates': m0004,
   '0005_system_templates': m0005,
+  '0006_outbox_delivery': m0006,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

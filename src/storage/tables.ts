@@ -168,8 +168,15 @@ export interface OutboxTable {
   subject: string
   html: string
   text: string
-  /** 'queued' until the email channel takes it */
+  /** 'queued' until the email channel takes it; then 'sent', 'captured' (no relay configured) or 'failed' */
   status: string
+  attempts: Generated<number>
+  next_attempt_at: Generated<number>
+  /** Set while an outbox sender holds the row. */
+  locked_until: number | null
+  provider_id: string | null
+  last_error: string | null
+  sent_at: number | null
   created_at: number
   updated_at: number
 }

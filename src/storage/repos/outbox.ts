@@ -1,12 +1,13 @@
 // The outbox of service emails (double opt-in confirmations, sender activation codes) waiting for the email channel.
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, OutboxTable } from '../tables.js'
+import type { Dialect } from '../db.js'
 import type { Page } from '../../services/types.js'
 
 export const OUTBOX_KIND = { confirmation: 'confirmation', senderCode: 'sender_code' } as const
 export type OutboxKind = (typeof OUTBOX_KIND)[keyof typeof OUTBOX_KIND]
 
-export const OUTBOX_STATUS = { queued: 'queued' } as const
+export const OUTBOX_STATUS = { queued: 'queued', sent: 'sent', captured: 'captured', failed: 'failed' } as const
 
 export interface Mailbox {
   email: string
@@ -26,7 +27,11 @@ export interface NewOutboxEmail {
 export interface OutboxEmail extends NewOutboxEmail {
   id: number
   status: string
+  attempts: number
+  providerId: string | null
+  lastError: string | null
   createdAt: number
+  sentAt: number | null
 }
 
 /** Inserts the emails as queued in one statement (the caller keeps the batch within the bound-parameter limits). */
@@ -75,6 +80,52 @@ export async function countAccountEmailsSince(db: Kysely<Database>, filter: { ac
   return Number(row.count)
 }
 
+/**
+ * Claims queued emails that are due: each is leased to the caller until `now + leaseMs`, so a sender that dies
+ * leaves them to the next claim. PostgreSQL skips rows another sender holds; SQLite has one writer.
+ */
+export async function claimDueEmails(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseMs: number }): Promise<OutboxEmail[]> {
+  let due = db
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', OUTBOX_STATUS.queued)
+    .where('next_attempt_at', '<=', claim.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', claim.now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(claim.limit)
+  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
+  const rows = await db
+    .updateTable('outbox')
+    .set((eb) => ({ locked_until: claim.now + claim.leaseMs, attempts: eb('attempts', '+', 1), updated_at: claim.now }))
+    .where('id', 'in', due)
+    .returningAll()
+    .execute()
+  return rows.map(toOutboxEmail).sort((a, b) => a.id - b.id)
+}
+
+export type DeliveryOutcome =
+  | { status: 'sent' | 'captured'; providerId: string }
+  | { status: 'failed'; error: string }
+  | { status: 'queued'; error: string; retryAt: number }
+
+/** Records what happened to one claimed email; only the holder of the current attempt may. */
+export async function recordDelivery(db: Kysely<Database>, email: { id: number; attempts: number; now: number }, outcome: DeliveryOutcome): Promise<void> {
+  const change =
+    outcome.status === 'queued'
+      ? { status: outcome.status, last_error: outcome.error, next_attempt_at: outcome.retryAt, locked_until: null }
+      : outcome.status === 'failed'
+        ? { status: outcome.status, last_error: outcome.error, locked_until: null }
+        : { status: outcome.status, provider_id: outcome.providerId, sent_at: email.now, last_error: null, locked_until: null }
+  await db
+    .updateTable('outbox')
+    .set({ ...change, updated_at: email.now })
+    .where('id', '=', email.id)
+    .where('attempts', '=', email.attempts)
+    .where('status', '=', OUTBOX_STATUS.queued)
+    .execute()
+}
+
 function toOutboxEmail(row: Selectable<OutboxTable>): OutboxEmail {
   return {
     id: Number(row.id),
@@ -86,6 +137,10 @@ function toOutboxEmail(row: Selectable<OutboxTable>): OutboxEmail {
     html: row.html,
     text: row.text,
     status: row.status,
+    attempts: row.attempts,
+    providerId: row.provider_id,
+    lastError: row.last_error,
     createdAt: Number(row.created_at),
+    sentAt: row.sent_at === null ? null : Number(row.sent_at),
   }
 }

@@ -1,0 +1,23 @@
+// What every delivery channel offers (ARCHITECTURE.md "Channels"): a failed send is a value, not an exception.
+export interface OutboundEmail {
+  from: { email: string; name: string }
+  to: string
+  subject: string
+  html: string
+  text: string
+  /** Extra headers (List-Unsubscribe, List-Id, …). */
+  headers?: Record<string, string>
+  /** The envelope sender (VERP address for bounces); the From address when absent. */
+  returnPath?: string
+}
+
+export type SendResult =
+  | { ok: true; providerId: string; captured?: boolean }
+  | { ok: false; retryable: boolean; code?: number; reason: string }
+
+export interface EmailChannel {
+  /** `smtp` or `capture` */
+  readonly name: string
+  send(batch: readonly OutboundEmail[]): Promise<SendResult[]>
+  close(): Promise<void>
+}

@@ -1,0 +1,50 @@
+// The SMTP channel: nodemailer's pooled transport to a relay (`TIDINGS_SMTP_URL`, smtp:// or smtps://, with
+// STARTTLS when the relay offers it). Answers map to results: 4xx and lost connections are temporary, 5xx
+// permanent, each with the relay's code and text.
+import nodemailer from 'nodemailer'
+import type { EmailChannel, OutboundEmail, SendResult } from '../channel.js'
+
+export interface SmtpOptions {
+  url: string
+  /** Connections kept open to the relay. */
+  maxConnections?: number
+}
+
+export function smtpChannel(options: SmtpOptions): EmailChannel {
+  // nodemailer reads transport options from the URL's query: a pool unless the operator's URL says otherwise.
+  const url = new URL(options.url)
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true')
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(options.maxConnections ?? 5))
+  const transport = nodemailer.createTransport(url.toString())
+  const sendOne = async (email: OutboundEmail): Promise<SendResult> => {
+    try {
+      const info = await transport.sendMail({
+        from: { name: email.from.name, address: email.from.email },
+        to: email.to,
+        subject: email.subject,
+        html: email.html,
+        text: email.text,
+        headers: email.headers,
+        envelope: { from: email.returnPath ?? email.from.email, to: email.to },
+      })
+      return { ok: true, providerId: info.messageId }
+    } catch (err) {
+      return failure(err)
+    }
+  }
+  return {
+    name: 'smtp',
+    send: (batch) => Promise.all(batch.map(sendOne)),
+    close: async () => transport.close(),
+  }
+}
+
+/** A relay's refusal or a broken connection, as a result. */
+function failure(err: unknown): SendResult {
+  const { responseCode, response, message } = err as { responseCode?: number; response?: string; message?: string }
+  if (typeof responseCode === 'number') {
+    return { ok: false, retryable: responseCode < 500, code: responseCode, reason: response ?? message ?? `SMTP ${responseCode}` }
+  }
+  // No SMTP answer at all (refused or dropped connection, timeout): try again later.
+  return { ok: false, retryable: true, reason: message ?? String(err) }
+}

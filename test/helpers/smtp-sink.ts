@@ -1,0 +1,52 @@
+// A real SMTP server on loopback (smtp-server) that keeps what it receives, parsed by mailparser, and can
+// refuse recipients with a given SMTP answer.
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import type { AddressInfo } from 'node:net'
+
+export interface Received {
+  envelopeFrom: string
+  envelopeTo: string[]
+  mail: ParsedMail
+}
+
+export interface SmtpSink {
+  url: string
+  received: Received[]
+  /** Answer for a recipient: undefined accepts it. */
+  refuse: (recipient: string) => { code: number; message: string } | undefined
+  close(): Promise<void>
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const received: Received[] = []
+  const sink: SmtpSink = { url: '', received, refuse: () => undefined, close: async () => {} }
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const refusal = sink.refuse(address.address)
+      if (!refusal) return callback()
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }))
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({
+            envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+            mail,
+          })
+          callback()
+        },
+        (err: Error) => callback(err),
+      )
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.server.address() as AddressInfo
+  sink.url = `smtp://127.0.0.1:${port}`
+  sink.close = () => new Promise<void>((resolve) => server.close(() => resolve()))
+  return sink
+}
