@@ -23,6 +23,11 @@ export function normalizeEmail(raw: unknown): string | undefined {
   return trimmed.slice(0, at + 1) + trimmed.slice(at + 1).toLowerCase()
 }
 
+/** The valid addresses among `raw`, in stored form, each once, in the order first given. */
+export function distinctAddresses(raw: readonly unknown[]): string[] {
+  return [...new Set(raw.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+}
+
 /** validator's check alone, for the test that keeps the fast path a subset of it. */
 export function isEmailBySpec(address: string): boolean {
   return validator.isEmail(address, OPTIONS)

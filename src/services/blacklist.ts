@@ -1,7 +1,7 @@
 // The email blacklist (API.md 4.7): addresses an account never sends to. Addresses are kept in their
 // stored form (lib/email-address.ts), so "a@Example.COM" and "a@example.com" are one entry.
 import * as blacklistRepo from '../storage/repos/blacklist.js'
-import { normalizeEmail } from '../lib/email-address.js'
+import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { AppError } from './errors.js'
 import type { Deps } from './types.js'
 
@@ -41,9 +41,9 @@ export async function blacklistedAmong(deps: Pick<Deps, 'db'>, accountId: number
 }
 
 function validAddresses(addresses: string[]): string[] {
-  const emails = new Set(addresses.map(normalizeEmail).filter((e): e is string => e !== undefined))
-  if (emails.size === 0) {
+  const emails = distinctAddresses(addresses)
+  if (emails.length === 0) {
     throw new AppError('invalid', 'Argument emails holds no valid email address (expected Base64 of "a@example.com, b@example.com")')
   }
-  return [...emails]
+  return emails
 }

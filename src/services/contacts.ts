@@ -3,7 +3,7 @@
 import * as contactsRepo from '../storage/repos/contacts.js'
 import { sqliteHandleOf } from '../storage/db.js'
 import * as booksRepo from '../storage/repos/address-books.js'
-import { normalizeEmail } from '../lib/email-address.js'
+import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { normalizePhone } from '../lib/phone-number.js'
 import { AppError } from './errors.js'
 import { getLiveBook } from './addressbooks.js'
@@ -198,7 +198,7 @@ function addressesOfChange(rawEmails: readonly unknown[]): string[] {
   if (rawEmails.length > MAX_EMAILS_PER_CHANGE) {
     throw new AppError('invalid', `Limit is exceeded. Max count: ${MAX_EMAILS_PER_CHANGE}`)
   }
-  return [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+  return distinctAddresses(rawEmails)
 }
 
 export async function deleteContacts(deps: Deps, accountId: number, bookId: number, rawEmails: readonly unknown[]): Promise<number> {

@@ -1,6 +1,6 @@
 // An address across all the lists of an account (API.md 4.5).
 import * as contactsRepo from '../storage/repos/contacts.js'
-import { normalizeEmail } from '../lib/email-address.js'
+import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
 import { blacklistedAmong } from './blacklist.js'
@@ -14,7 +14,7 @@ export interface ListedContact extends Contact {
 
 /** The account's contacts with these addresses, grouped by stored address, in list order. */
 export async function findEverywhere(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, ListedContact[]>> {
-  const emails = [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+  const emails = distinctAddresses(rawEmails)
   const rows = await contactsRepo.findAccountContacts(deps.db, accountId, emails)
   const out = new Map<string, ListedContact[]>()
   for (const row of rows) {
@@ -37,7 +37,7 @@ export interface AddressStatistics {
  * POST /emails/campaigns). Campaigns arrive with email sending; until then nothing was sent to anyone.
  */
 export async function statisticsOf(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, AddressStatistics>> {
-  const emails = [...new Set(rawEmails.map(normalizeEmail).filter((e): e is string => e !== undefined))]
+  const emails = distinctAddresses(rawEmails)
   const found = await findEverywhere(deps, accountId, emails)
   const blacklisted = await blacklistedAmong(deps, accountId, emails)
   return new Map(
