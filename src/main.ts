@@ -48,13 +48,7 @@ export async function serve(config: Config, log = createLogger(config), options:
     purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
   }, 10 * 60_000)
   purge.unref()
-  const dispatch = options.dispatch !== false
-  const jobs = dispatch ? new JobRunner(deps, { ...tags.jobHandlers }) : undefined
-  const channel = dispatch ? emailChannel(config) : undefined
-  const outbox = channel && new OutboxSender(deps, channel)
-  jobs?.start()
-  outbox?.start()
-  if (channel) log.info({ channel: channel.name }, 'sending email')
+  const dispatcher = options.dispatch === false ? undefined : startDispatch(deps)
 
   let stopping: Promise<void> | undefined
   const stop = () =>
@@ -62,24 +56,67 @@ export async function serve(config: Config, log = createLogger(config), options:
       clearInterval(purge)
       // close() stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
       await app.close()
-      await jobs?.stop()
-      await outbox?.stop()
-      await channel?.close()
+      await dispatcher?.stop()
       await storage.close()
       log.info('tidings stopped')
     })())
   return { app, address, stop }
 }
 
+export interface Stoppable {
+  stop(): Promise<void>
+}
+
+/** The background work of a process: queued jobs and the outbox of service emails. */
+export function startDispatch(deps: Deps): Stoppable {
+  const jobs = new JobRunner(deps, { ...tags.jobHandlers })
+  const channel = emailChannel(deps.config)
+  const outbox = new OutboxSender(deps, channel)
+  jobs.start()
+  outbox.start()
+  deps.log.info({ channel: channel.name }, 'dispatching jobs and email')
+  return {
+    stop: async () => {
+      await jobs.stop()
+      await outbox.stop()
+      await channel.close()
+    },
+  }
+}
+
+/** `tidings worker`: the dispatcher alone, for more processes next to `serve --no-dispatch` (PostgreSQL). */
+export async function work(config: Config, log = createLogger(config)): Promise<Stoppable> {
+  const { deps, storage } = openDeps(config, log)
+  const applied = await migrateToLatest(storage.db as never)
+  if (applied.length > 0) log.info({ migrations: applied }, 'database migrated')
+  const dispatcher = startDispatch(deps)
+  // The dispatcher's timers are unref'd (they must not hold `serve` open); a worker has nothing else to keep
+  // it running until it is told to stop.
+  const keepAlive = setInterval(() => {}, 60 * 60_000)
+  log.info({ dialect: storage.dialect }, 'tidings worker is running')
+  let stopping: Promise<void> | undefined
+  return {
+    stop: () =>
+      (stopping ??= (async () => {
+        clearInterval(keepAlive)
+        await dispatcher.stop()
+        await storage.close()
+        log.info('tidings worker stopped')
+      })()),
+  }
+}
+
 /** Stops the server on SIGTERM/SIGINT, finishing in-flight requests first. */
-export function stopOnSignals(server: RunningServer, log: Logger): void {
+export function stopOnSignals(server: Stoppable, log: Logger): void {
   const onSignal = (signal: NodeJS.Signals) => {
     log.info({ signal }, 'shutting down')
+    // Exit only once the log lines are written: pino writes to stdout asynchronously.
+    const exit = (code: number) => log.flush(() => process.exit(code))
     server.stop().then(
-      () => process.exit(0),
+      () => exit(0),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed')
-        process.exit(1)
+        exit(1)
       },
     )
   }

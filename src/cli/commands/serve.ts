@@ -1,6 +1,6 @@
-// `tidings serve` (API, and later the dispatcher) and `tidings migrate`.
+// `tidings serve` (the API, and the dispatcher unless --no-dispatch), `tidings worker` (the dispatcher alone) and `tidings migrate`.
 import type { Command } from 'commander'
-import { createLogger, serve, stopOnSignals } from '../../main.js'
+import { createLogger, serve, stopOnSignals, work } from '../../main.js'
 import { openDatabase } from '../../storage/db.js'
 import { migrateToLatest } from '../../storage/migrate.js'
 import { configFrom, printJson } from '../context.js'
@@ -17,6 +17,15 @@ export function registerServeCommands(program: Command): void {
       const log = createLogger(config)
       const server = await serve(config, log, { dispatch: options.dispatch })
       stopOnSignals(server, log)
+    })
+
+  program
+    .command('worker')
+    .description('Run queued jobs and send email without serving the API (next to `serve --no-dispatch`)')
+    .action(async (_options: unknown, command: Command) => {
+      const config = configFrom(command)
+      const log = createLogger(config)
+      stopOnSignals(await work(config, log), log)
     })
 
   program
