@@ -20,6 +20,9 @@ export const ConfigSchema = Type.Object({
   contactActivation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
   secretKey: Type.String(),
   smtpUrl: Type.String({ pattern: '^$|^smtps?://' }),
+  dkimDomain: Type.String(),
+  dkimSelector: Type.String(),
+  dkimPrivateKey: Type.String(),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -70,6 +73,14 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_SMTP_URL',
     default: () => '',
     description: 'SMTP relay for outgoing email, `smtp://user:pass@host:587` (STARTTLS) or `smtps://…:465`; empty: capture (stored, not sent)',
+    secret: true,
+  },
+  dkimDomain: { env: 'TIDINGS_DKIM_DOMAIN', default: () => '', description: 'Domain (d=) of the DKIM signature of outgoing email; empty: no signature' },
+  dkimSelector: { env: 'TIDINGS_DKIM_SELECTOR', default: () => 'tidings', description: 'DKIM selector (s=): the key is published at SELECTOR._domainkey.DOMAIN' },
+  dkimPrivateKey: {
+    env: 'TIDINGS_DKIM_PRIVATE_KEY',
+    default: () => '',
+    description: 'DKIM private key: PEM text, or the path of a PEM file',
     secret: true,
   },
   secretKey: {

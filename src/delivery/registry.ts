@@ -1,9 +1,20 @@
 // Builds the configured channels: SMTP when a relay URL is set, capture otherwise.
+import { readFileSync } from 'node:fs'
 import type { Config } from '../config/schema.js'
 import type { EmailChannel } from './channel.js'
 import { captureChannel } from './email/capture.js'
 import { smtpChannel } from './email/smtp.js'
 
-export function emailChannel(config: Pick<Config, 'smtpUrl'>): EmailChannel {
-  return config.smtpUrl ? smtpChannel({ url: config.smtpUrl }) : captureChannel()
+type ChannelConfig = Pick<Config, 'smtpUrl' | 'dkimDomain' | 'dkimSelector' | 'dkimPrivateKey'>
+
+export function emailChannel(config: ChannelConfig): EmailChannel {
+  return config.smtpUrl ? smtpChannel({ url: config.smtpUrl, dkim: dkimOf(config) }) : captureChannel()
+}
+
+/** The DKIM signing settings, when a domain is configured; the key may be PEM text or a file's path. */
+function dkimOf(config: ChannelConfig) {
+  if (!config.dkimDomain) return undefined
+  if (!config.dkimPrivateKey) throw new Error('TIDINGS_DKIM_PRIVATE_KEY (PEM text or a file path) is required with TIDINGS_DKIM_DOMAIN')
+  const key = config.dkimPrivateKey.includes('-----BEGIN') ? config.dkimPrivateKey : readFileSync(config.dkimPrivateKey, 'utf8')
+  return { domainName: config.dkimDomain, keySelector: config.dkimSelector, privateKey: key }
 }

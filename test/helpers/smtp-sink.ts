@@ -8,6 +8,8 @@ export interface Received {
   envelopeFrom: string
   envelopeTo: string[]
   mail: ParsedMail
+  /** The message as it came over the wire. */
+  raw: Buffer
 }
 
 export interface SmtpSink {
@@ -31,17 +33,23 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }))
     },
     onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({
-            envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            envelopeTo: session.envelope.rcptTo.map((r) => r.address),
-            mail,
-          })
-          callback()
-        },
-        (err: Error) => callback(err),
-      )
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks)
+        simpleParser(raw).then(
+          (mail) => {
+            received.push({
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+              mail,
+              raw,
+            })
+            callback()
+          },
+          (err: Error) => callback(err),
+        )
+      })
     },
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

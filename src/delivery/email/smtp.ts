@@ -8,6 +8,8 @@ export interface SmtpOptions {
   url: string
   /** Connections kept open to the relay. */
   maxConnections?: number
+  /** Signs every message (RFC 6376) when given. */
+  dkim?: { domainName: string; keySelector: string; privateKey: string }
 }
 
 export function smtpChannel(options: SmtpOptions): EmailChannel {
@@ -15,7 +17,7 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
   const url = new URL(options.url)
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true')
   if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(options.maxConnections ?? 5))
-  const transport = nodemailer.createTransport(url.toString())
+  const transport = nodemailer.createTransport(url.toString(), options.dkim ? { dkim: options.dkim } : {})
   const sendOne = async (email: OutboundEmail): Promise<SendResult> => {
     try {
       const info = await transport.sendMail({
