@@ -1,6 +1,7 @@
 // Contacts of a mailing list (API.md 4.1, 4.1.1): adding (single opt-in here, double opt-in through
 // confirmations), listing, reading, deleting, unsubscribing, variables and phone.
 import * as contactsRepo from '../storage/repos/contacts.js'
+import { upsertContacts } from '../storage/repos/contact-upserts.js'
 import { sqliteHandleOf } from '../storage/db.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
@@ -86,7 +87,7 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
-    const stored = await contactsRepo.upsertContacts(
+    const stored = await upsertContacts(
       tx,
       {
         accountId,

@@ -1,7 +1,7 @@
 // Test data built through the real services and routes; nothing relies on a shared seed.
 import type { FastifyInstance } from 'fastify'
 import * as accounts from '../../src/services/accounts.js'
-import * as contactsRepo from '../../src/storage/repos/contacts.js'
+import { upsertContacts } from '../../src/storage/repos/contact-upserts.js'
 import type { Deps } from '../../src/services/types.js'
 
 export interface TestAccount {
@@ -38,7 +38,7 @@ export async function insertContacts(
   for (const group of groups.values()) {
     const [first] = group
     if (!first) continue
-    await contactsRepo.upsertContacts(deps.db, {
+    await upsertContacts(deps.db, {
       accountId: first.accountId,
       bookId: first.bookId,
       status: first.status,
