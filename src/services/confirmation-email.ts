@@ -139,7 +139,7 @@ export interface Confirmations {
 }
 
 /** The variable a confirmation template puts its link with: `<a href="{{confirmation_link}}">`. */
-export const CONFIRMATION_LINK_VARIABLE = 'confirmation_link'
+const CONFIRMATION_LINK_VARIABLE = 'confirmation_link'
 
 /**
  * The confirmation email from the account's template: the contact's variables and the link rendered in. A

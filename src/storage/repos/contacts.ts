@@ -41,21 +41,6 @@ function countsOf(rows: readonly { address_book_id: number; status: number; phon
   return rows.map((r) => ({ bookId: Number(r.address_book_id), status: status ?? r.status, withPhone: r.phone !== null, delta: sign }))
 }
 
-/** The contacts of one list with these addresses. */
-export async function findContactsInBook(db: Kysely<Database>, bookId: number, emails: string[]): Promise<ContactRow[]> {
-  const out: ContactRow[] = []
-  for (let start = 0; start < emails.length; start += LOOKUP_CHUNK) {
-    const rows = await db
-      .selectFrom('contacts')
-      .selectAll()
-      .where('address_book_id', '=', bookId)
-      .where('email', 'in', emails.slice(start, start + LOOKUP_CHUNK))
-      .execute()
-    out.push(...rows.map(toContact))
-  }
-  return out
-}
-
 export async function findContact(db: Kysely<Database>, bookId: number, email: string): Promise<ContactRow | undefined> {
   const row = await db.selectFrom('contacts').selectAll().where('address_book_id', '=', bookId).where('email', '=', email).executeTakeFirst()
   return row && toContact(row)
