@@ -9,6 +9,8 @@ import { purgeExpiredTokens } from './services/auth.js'
 import * as tags from './services/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
+import { CampaignSender } from './dispatcher/campaign-sender.js'
+import { campaignJobHandlers } from './services/campaign-lifecycle.js'
 import { emailChannel } from './delivery/registry.js'
 import type { Deps } from './services/types.js'
 
@@ -67,18 +69,21 @@ export interface Stoppable {
   stop(): Promise<void>
 }
 
-/** The background work of a process: queued jobs and the outbox of service emails. */
+/** The background work of a process: queued jobs, the outbox of service emails and campaign messages. */
 export function startDispatch(deps: Deps): Stoppable {
-  const jobs = new JobRunner(deps, { ...tags.jobHandlers })
+  const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
+  const campaigns = new CampaignSender(deps, channel)
   jobs.start()
   outbox.start()
+  campaigns.start()
   deps.log.info({ channel: channel.name }, 'dispatching jobs and email')
   return {
     stop: async () => {
       await jobs.stop()
       await outbox.stop()
+      await campaigns.stop()
       await channel.close()
     },
   }

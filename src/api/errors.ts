@@ -15,6 +15,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  too_many_requests: 429,
 }
 
 /** The one body the token call answers for bad credentials (COMPAT.md: the npm SDK stops asking on it). */

@@ -22,10 +22,14 @@ import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
+import { campaignRoutes } from './routes/campaigns.js'
+import { trackingRoutes } from './routes/tracking.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    // Behind a reverse proxy the client is the proxy; its X-Forwarded-For names the real one.
+    trustProxy: deps.config.trustProxy,
     requestIdHeader: 'x-request-id',
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: {
@@ -64,6 +68,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   // Public routes (links in emails) go here, outside the bearer check.
   await app.register(confirmRoutes(deps))
   await app.register(templatePreviewRoutes(deps))
+  await app.register(trackingRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
     await api.register(addressbookRoutes(deps))
@@ -75,6 +80,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(blacklistRoutes(deps))
     await api.register(balanceRoutes(deps))
     await api.register(templateRoutes(deps))
+    await api.register(campaignRoutes(deps))
     await api.register(outboxRoutes(deps))
   })
   return app

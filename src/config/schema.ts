@@ -23,6 +23,12 @@ export const ConfigSchema = Type.Object({
   dkimDomain: Type.String(),
   dkimSelector: Type.String(),
   dkimPrivateKey: Type.String(),
+  campaignsPerHour: Type.Integer({ minimum: 1 }),
+  moderation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
+  emailRatePerSecond: Type.Number({ minimum: 0 }),
+  bounceDomain: Type.String(),
+  bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
+  trustProxy: Type.Boolean(),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -83,6 +89,20 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: 'DKIM private key: PEM text, or the path of a PEM file',
     secret: true,
   },
+  campaignsPerHour: { env: 'TIDINGS_CAMPAIGNS_PER_HOUR', default: () => 4, description: 'Email campaigns an account may create per hour (API.md 8); more: 429' },
+  moderation: {
+    env: 'TIDINGS_MODERATION',
+    default: () => 'auto',
+    description: '`auto`: campaigns of 20 or more recipients pass moderation at once; `manual`: they wait for `tidings campaigns approve|reject ID`',
+  },
+  emailRatePerSecond: { env: 'TIDINGS_EMAIL_RATE', default: () => 0, description: 'Campaign emails sent per second at most, per process (0: as fast as the relay takes them)' },
+  bounceDomain: {
+    env: 'TIDINGS_BOUNCE_DOMAIN',
+    default: (c) => mailDomainOf(c.publicUrl),
+    description: 'Domain of the per-recipient Return-Path (VERP) addresses; its MX should reach the bounce listener',
+  },
+  bouncePort: { env: 'TIDINGS_BOUNCE_PORT', default: () => 0, description: 'Port of the inbound SMTP listener for bounces (DSN) and complaints (ARF); 0: off' },
+  trustProxy: { env: 'TIDINGS_TRUST_PROXY', default: () => false, description: 'Read the client address from X-Forwarded-For (behind a reverse proxy): for the country of opens and the login throttle' },
   secretKey: {
     env: 'TIDINGS_SECRET_KEY',
     default: () => '',

@@ -9,6 +9,12 @@ export interface OutboundEmail {
   headers?: Record<string, string>
   /** The envelope sender (VERP address for bounces); the From address when absent. */
   returnPath?: string
+  /** Message-ID without angle brackets; the channel makes one when absent. */
+  messageId?: string
+  /** The AMP version (a text/x-amp-html part). */
+  amp?: string
+  /** Files, decoded once per campaign and shared by its messages. */
+  attachments?: readonly { filename: string; content: Buffer }[]
 }
 
 export type SendResult =

@@ -8,10 +8,10 @@ export type Render = (variables: Record<string, unknown>) => string
 /** A separate environment: no helper or partial registered elsewhere leaks into customer templates. */
 const handlebars = Handlebars.create()
 
-/** Compiles `source`; a template that does not parse gives an Error naming where. */
-export function compileTemplate(source: string): Render | Error {
+/** Compiles `source`; a template that does not parse gives an Error naming where. Plain text is not HTML-escaped. */
+export function compileTemplate(source: string, options: { escape?: boolean } = {}): Render | Error {
   try {
-    const template = handlebars.compile(source, { strict: false, preventIndent: true })
+    const template = handlebars.compile(source, { strict: false, preventIndent: true, noEscape: options.escape === false })
     // Compiling is lazy in Handlebars: run it once so a syntax error shows here.
     template({})
     return (variables) => template(variables, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })

@@ -1,6 +1,7 @@
 // Mailing lists (address books): the rules behind API.md section 4.1 (contacts themselves: issue 8).
 import * as booksRepo from '../storage/repos/address-books.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
+import * as campaignsRepo from '../storage/repos/campaigns.js'
 import { isUniqueViolation } from '../storage/db.js'
 import { AppError } from './errors.js'
 import type { Deps, Page } from './types.js'
@@ -109,11 +110,9 @@ export interface BookCampaign {
   status: number
 }
 
-/**
- * Campaigns sent to the list. Campaigns are built in issue 9; until then an account has none, so the
- * honest answer for an existing list is an empty page.
- */
-export async function listBookCampaigns(deps: Deps, accountId: number, id: number, _page: Page): Promise<BookCampaign[]> {
+/** Campaigns sent to the list, newest first. */
+export async function listBookCampaigns(deps: Deps, accountId: number, id: number, page: Page): Promise<BookCampaign[]> {
   await getLiveBook(deps, accountId, id)
-  return []
+  const campaigns = await campaignsRepo.listCampaignsOfBook(deps.db, accountId, id, page)
+  return campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status }))
 }

@@ -1,5 +1,6 @@
 // An address across all the lists of an account (API.md 4.5).
 import * as contactsRepo from '../storage/repos/contacts.js'
+import * as messagesRepo from '../storage/repos/messages.js'
 import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
@@ -34,19 +35,20 @@ export interface AddressStatistics {
 
 /**
  * Campaign statistics of addresses with their lists and blacklist state (GET /emails/{email}/campaigns,
- * POST /emails/campaigns). Campaigns arrive with email sending; until then nothing was sent to anyone.
+ * POST /emails/campaigns).
  */
 export async function statisticsOf(deps: Deps, accountId: number, rawEmails: readonly unknown[]): Promise<Map<string, AddressStatistics>> {
   const emails = distinctAddresses(rawEmails)
   const found = await findEverywhere(deps, accountId, emails)
   const blacklisted = await blacklistedAmong(deps, accountId, emails)
+  const totals = await messagesRepo.addressTotals(deps.db, accountId, emails)
   return new Map(
     emails.map((email) => [
       email,
       {
-        sent: 0,
-        opened: 0,
-        clicked: 0,
+        sent: totals.get(email)?.sent ?? 0,
+        opened: totals.get(email)?.opened ?? 0,
+        clicked: totals.get(email)?.clicked ?? 0,
         blacklisted: blacklisted.has(email),
         books: (found.get(email) ?? []).map((c) => ({ id: c.bookId, name: c.bookName })),
       },

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'uri_too_long'
   | 'unsupported_media_type'
+  | 'too_many_requests' // a published per-account limit was reached
 
 export interface AppErrorOptions {
   /** The numeric `error_code` SendPulse publishes for this case (e.g. 213 "Book not found"). */

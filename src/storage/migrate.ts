@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_contact_counts.js'
 import * as m0004 from './migrations/0004_templates.js'
 import * as m0005 from './migrations/0005_system_templates.js'
 import * as m0006 from './migrations/0006_outbox_delivery.js'
+import * as m0007 from './migrations/0007_campaigns.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_templates': m0004,
   '0005_system_templates': m0005,
   '0006_outbox_delivery': m0006,
+  '0007_campaigns': m0007,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

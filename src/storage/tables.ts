@@ -9,6 +9,8 @@ export interface AccountsTable {
   client_secret_hash: string
   currency: string
   plan: string
+  /** 1 when the operator allowed AMP bodies (`tidings accounts amp`) */
+  amp_allowed: Generated<number>
   created_at: number
   updated_at: number
 }
@@ -181,6 +183,86 @@ export interface OutboxTable {
   updated_at: number
 }
 
+export interface CampaignsTable {
+  id: Generated<number>
+  account_id: number
+  name: string
+  /** API.md 3.3 */
+  status: number
+  is_test: Generated<number>
+  sender_name: string
+  sender_email: string
+  subject: string
+  /** HTML, a Handlebars template of the contact's variables */
+  body: string
+  body_amp: string | null
+  template_id: number | null
+  lang: Generated<string>
+  /** JSON array of address book ids */
+  list_ids: string
+  segment_id: number | null
+  /** When sending starts (the creation time when not scheduled). */
+  send_at: number
+  scheduled: Generated<number>
+  use_dynamic_list: Generated<number>
+  /** JSON array of {filename, content (Base64)} */
+  attachments: Generated<string>
+  track_opens: Generated<number>
+  track_clicks: Generated<number>
+  utm_campaign: string | null
+  all_email_qty: Generated<number>
+  tariff_email_qty: Generated<number>
+  paid_email_qty: Generated<number>
+  /** Contacts of the lists left out: not active, blacklisted or on two lists. */
+  skipped_qty: Generated<number>
+  price_micros: Generated<number>
+  /** What the ledger holds written off for this campaign, after refunds. */
+  charged_micros: Generated<number>
+  currency: string
+  started_at: number | null
+  finished_at: number | null
+  created_at: number
+  updated_at: number
+}
+
+export interface CampaignListsTable {
+  campaign_id: number
+  address_book_id: number
+}
+
+export interface MessagesTable {
+  id: Generated<number>
+  campaign_id: number
+  account_id: number
+  contact_id: number | null
+  address_book_id: number | null
+  email: string
+  /** JSON object: the contact's variables when the campaign was created */
+  variables: Generated<string>
+  /** statistics.general code (API.md 3.3): 0 in queue, 7 waiting for a retry, the rest final */
+  status: Generated<number>
+  /** 1 while the dispatcher may claim the row */
+  queued: Generated<number>
+  attempts: Generated<number>
+  next_attempt_at: Generated<number>
+  locked_until: number | null
+  provider_id: string | null
+  last_error: string | null
+  sent_at: number | null
+  opened_at: number | null
+  clicked_at: number | null
+  unsubscribed_at: number | null
+  /** ISO 3166 code of the first open's client address */
+  country: string | null
+  updated_at: number
+}
+
+export interface CampaignLinkClicksTable {
+  campaign_id: number
+  link: string
+  clicks: number
+}
+
 export interface SettingsTable {
   key: string
   value: string
@@ -204,4 +286,8 @@ export interface Database {
   jobs: JobsTable
   outbox: OutboxTable
   settings: SettingsTable
+  campaigns: CampaignsTable
+  campaign_lists: CampaignListsTable
+  messages: MessagesTable
+  campaign_link_clicks: CampaignLinkClicksTable
 }

@@ -27,6 +27,9 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
         html: email.html,
         text: email.text,
         headers: email.headers,
+        messageId: email.messageId && `<${email.messageId}>`,
+        amp: email.amp,
+        attachments: email.attachments?.map((a) => ({ filename: a.filename, content: a.content })),
         envelope: { from: email.returnPath ?? email.from.email, to: email.to },
       })
       return { ok: true, providerId: info.messageId }

@@ -12,6 +12,7 @@ export interface AccountRow {
   clientSecretHash: string
   currency: string
   plan: string
+  ampAllowed: boolean
   createdAt: number
 }
 
@@ -56,9 +57,14 @@ export async function listAccounts(db: Db): Promise<AccountRow[]> {
   return rows.map(toAccount)
 }
 
+export async function setAmpAllowed(db: Db, id: number, allowed: boolean, now: number): Promise<boolean> {
+  const result = await db.updateTable('accounts').set({ amp_allowed: allowed ? 1 : 0, updated_at: now }).where('id', '=', id).executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
 export async function recordLedgerEntry(
   db: Db,
-  entry: { accountId: number; amountMicros: number; kind: 'credit' | 'write_off'; note?: string; now: number },
+  entry: { accountId: number; amountMicros: number; kind: 'credit' | 'write_off' | 'refund'; note?: string; now: number },
 ): Promise<void> {
   await db
     .insertInto('ledger_entries')
@@ -95,6 +101,7 @@ function toAccount(row: Selectable<AccountsTable>): AccountRow {
     clientSecretHash: row.client_secret_hash,
     currency: row.currency,
     plan: row.plan,
+    ampAllowed: row.amp_allowed === 1,
     createdAt: Number(row.created_at),
   }
 }

@@ -8,7 +8,16 @@ import type { Page } from '../../services/types.js'
 import { applyCountChanges, type CountChange } from './contact-counts.js'
 
 /** API.md 3.2 codes the service sets itself. */
-export const CONTACT_STATUS = { new: 0, active: 1, confirmationRequested: 2, unsubscribed: 4 } as const
+export const CONTACT_STATUS = {
+  new: 0,
+  active: 1,
+  confirmationRequested: 2,
+  unsubscribed: 4,
+  /** Unsubscribed from all newsletters: blocked after a complaint */
+  complained: 6,
+  /** Sending error: a hard bounce */
+  bounced: 9,
+} as const
 
 export interface ContactRow {
   id: number
@@ -130,6 +139,24 @@ export async function setContactStatus(
       .where('email', 'in', change.emails)
       .where('status', '<>', change.status)
     if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
+    const rows = await forChange(tx, query).execute()
+    if (rows.length === 0) return 0
+    await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()
+    await applyCountChanges(tx, [...countsOf(rows, -1), ...countsOf(rows, 1, change.status)])
+    return rows.length
+  })
+}
+
+/** Sets the status of contacts by id, only those in `onlyFrom`; returns how many changed. */
+export async function setStatusOfIds(db: Kysely<Database>, change: { ids: number[]; status: number; onlyFrom: readonly number[]; now: number }): Promise<number> {
+  if (change.ids.length === 0) return 0
+  return inTransaction(db, async (tx) => {
+    const query = tx
+      .selectFrom('contacts')
+      .select(['id', 'address_book_id', 'status', 'phone'])
+      .where('id', 'in', change.ids)
+      .where('status', 'in', [...change.onlyFrom])
+      .where('status', '<>', change.status)
     const rows = await forChange(tx, query).execute()
     if (rows.length === 0) return 0
     await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()

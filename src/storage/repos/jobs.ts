@@ -18,10 +18,10 @@ export interface JobRow {
   runAt: number
 }
 
-/** Queues a job due now and returns its queue_id (a random UUID, the identifier shown to clients). */
+/** Queues a job, due now or at `runAt`, and returns its queue_id (a random UUID, the identifier shown to clients). */
 export async function enqueueJob(
   db: Kysely<Database>,
-  job: { accountId: number | null; kind: string; payload: unknown; now: number },
+  job: { accountId: number | null; kind: string; payload: unknown; now: number; runAt?: number },
 ): Promise<string> {
   const queueId = randomUUID()
   await db
@@ -32,7 +32,7 @@ export async function enqueueJob(
       kind: job.kind,
       payload: JSON.stringify(job.payload),
       status: JOB_STATUS.queued,
-      run_at: job.now,
+      run_at: job.runAt ?? job.now,
       created_at: job.now,
       updated_at: job.now,
     })

@@ -43,6 +43,9 @@ function withPath(path: string, value: string): string {
   return path.replace(/\{[^}]+\}/g, value)
 }
 
+/** Pages for people (HTML, images), not API operations: their errors are pages too. */
+const PUBLIC_PAGES = ['/confirm', '/template-previews', '/t/', '/archive/']
+
 for (const dialect of DIALECTS) {
   describe(`hostile input on every operation on ${dialect}`, () => {
     let t: TestApp
@@ -74,7 +77,7 @@ for (const dialect of DIALECTS) {
           requests++
           const where = `${options.method} ${options.url} ${JSON.stringify(options.payload)?.slice(0, 200)}`
           assert.ok(res.statusCode < 500, `${where} → ${res.statusCode} ${res.body.slice(0, 300)}`)
-          if (res.statusCode >= 400 && !op.path.startsWith('/confirm') && !op.path.startsWith('/template-previews')) {
+          if (res.statusCode >= 400 && !PUBLIC_PAGES.some((prefix) => op.path.startsWith(prefix))) {
             const body = res.json<{ error_code?: unknown; message?: unknown }>()
             assert.ok(typeof body.message === 'string' && typeof body.error_code === 'number', `${where} → ${res.statusCode} ${res.body.slice(0, 300)}`)
           }

@@ -1,0 +1,36 @@
+// The unsubscribe page behind a campaign email's link, in the campaign's language.
+import validator from 'validator'
+
+interface Texts {
+  title: string
+  question: (email: string) => string
+  button: string
+  done: string
+}
+
+const TEXTS: Record<string, Texts> = {
+  en: { title: 'Unsubscribe', question: (e) => `Stop sending these emails to ${e}?`, button: 'Unsubscribe', done: 'You are unsubscribed: these emails will no longer be sent to you.' },
+  ru: { title: 'Отписка', question: (e) => `Больше не присылать эти письма на ${e}?`, button: 'Отписаться', done: 'Вы отписались: эти письма больше не будут приходить.' },
+  ua: { title: 'Відписка', question: (e) => `Більше не надсилати ці листи на ${e}?`, button: 'Відписатися', done: 'Ви відписалися: ці листи більше не надходитимуть.' },
+  tr: { title: 'Abonelikten çık', question: (e) => `Bu e-postalar artık ${e} adresine gönderilmesin mi?`, button: 'Abonelikten çık', done: 'Abonelikten çıktınız: bu e-postalar artık size gönderilmeyecek.' },
+  es: { title: 'Darse de baja', question: (e) => `¿Dejar de enviar estos correos a ${e}?`, button: 'Darse de baja', done: 'Te has dado de baja: ya no recibirás estos correos.' },
+  pt: { title: 'Cancelar inscrição', question: (e) => `Deixar de enviar estes e-mails para ${e}?`, button: 'Cancelar inscrição', done: 'Sua inscrição foi cancelada: você não receberá mais estes e-mails.' },
+}
+
+export function unsubscribePage(options: { lang: string; email: string; done: boolean }): string {
+  const t = TEXTS[options.lang] ?? TEXTS.en!
+  const e = validator.escape
+  const body = options.done
+    ? `<p>${e(t.done)}</p>`
+    : `<p>${e(t.question(options.email))}</p><form method="post"><button type="submit" style="font-size:1rem;padding:.5rem 1.5rem">${e(t.button)}</button></form>`
+  return `<!doctype html>
+<html lang="${e(options.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${e(t.title)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222">
+<h1 style="font-size:1.5rem">${e(t.title)}</h1>${body}
+</body></html>
+`
+}
+
+export function notFoundPage(): string {
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not valid</title></head><body style="font-family:Arial,sans-serif;margin:4rem auto;max-width:32rem"><h1>Link not valid</h1><p>This link is not valid.</p></body></html>\n'
+}

@@ -1,0 +1,109 @@
+// The content of a campaign's emails. What is the same for every recipient is prepared once per campaign
+// (tracked links and the open pixel put in, subject, HTML and text compiled, attachments decoded); each
+// message is then a few template runs with the recipient's variables and its tracking URLs.
+import { compileTemplate, type Render } from '../../lib/render.js'
+import { textFromHtml } from '../../lib/html-text.js'
+import { linkMarkerVariables, prepareTrackedHtml } from '../../lib/tracked-html.js'
+import type { CampaignRow } from '../../storage/repos/campaigns.js'
+import type { OutboundEmail } from '../channel.js'
+
+export interface PreparedCampaign {
+  campaignId: number
+  accountId: number
+  /** The links of the HTML in order, as a click token's index refers to them (UTM tags included). */
+  links: string[]
+  subject: Render
+  html: Render
+  text: Render
+  amp: Render | undefined
+  from: { email: string; name: string }
+  attachments: { filename: string; content: Buffer }[]
+  listId: number | undefined
+}
+
+/** The URLs of one message's tracking endpoints (services/tracking-links.ts). */
+export interface MessageLinks {
+  open: string
+  click: (index: number) => string
+  unsubscribe: string
+  /** The archived copy of the campaign (permalink). */
+  view: string
+}
+
+/** Shown in templates without `{{unsubscribe_url}}`: every campaign email must let its reader leave. */
+const UNSUBSCRIBE_FOOTER =
+  '<p style="font:12px/1.5 Arial,sans-serif;color:#888;text-align:center;margin:24px 0">' +
+  '<a href="{{{unsubscribe_url}}}" data-tidings-notrack style="color:#888">Unsubscribe</a></p>'
+
+export function prepareCampaign(campaign: CampaignRow): PreparedCampaign | Error {
+  const withFooter = /\{\{\{?\s*unsubscribe_url\s*\}?\}\}/.test(campaign.body) ? campaign.body : appendToBody(campaign.body, UNSUBSCRIBE_FOOTER)
+  const tracked = prepareTrackedHtml(withFooter, {
+    trackClicks: campaign.trackClicks,
+    trackOpens: campaign.trackOpens,
+    utmCampaign: campaign.utmCampaign ?? undefined,
+  })
+  const subject = compileTemplate(campaign.subject, { escape: false })
+  const html = compileTemplate(tracked.html)
+  const text = compileTemplate(textFromHtml(tracked.html), { escape: false })
+  const amp = campaign.bodyAmp === null ? undefined : compileTemplate(campaign.bodyAmp)
+  for (const [part, compiled] of [['subject', subject], ['body', html], ['text', text], ['body_amp', amp]] as const) {
+    if (compiled instanceof Error) return new Error(`the campaign's ${part} is not a valid template: ${compiled.message}`)
+  }
+  return {
+    campaignId: campaign.id,
+    accountId: campaign.accountId,
+    links: tracked.links,
+    subject: subject as Render,
+    html: html as Render,
+    text: text as Render,
+    amp: amp as Render | undefined,
+    from: { email: campaign.senderEmail, name: campaign.senderName },
+    attachments: campaign.attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content, 'base64') })),
+    listId: campaign.listIds[0],
+  }
+}
+
+export interface MessageAddressing {
+  to: string
+  variables: Record<string, unknown>
+  links: MessageLinks
+  /** Envelope sender: the message's VERP bounce address. */
+  returnPath: string
+  messageId: string
+  /** List-Id value, e.g. `<l12.a3.example.com>` */
+  listIdHeader: string
+}
+
+export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing): OutboundEmail {
+  const variables: Record<string, unknown> = {
+    ...m.variables,
+    email: m.to,
+    unsubscribe_url: m.links.unsubscribe,
+    permalink: m.links.view,
+    __tidings_open: m.links.open,
+    ...linkMarkerVariables(prepared.links.map((_, i) => m.links.click(i))),
+  }
+  return {
+    from: prepared.from,
+    to: m.to,
+    subject: prepared.subject(variables),
+    html: prepared.html(variables),
+    text: prepared.text(variables),
+    amp: prepared.amp?.(variables),
+    attachments: prepared.attachments,
+    returnPath: m.returnPath,
+    messageId: m.messageId,
+    headers: {
+      'List-Unsubscribe': `<${m.links.unsubscribe}>`,
+      // RFC 8058: mailbox providers unsubscribe with one POST, no page to visit.
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': m.listIdHeader,
+      Precedence: 'bulk',
+    },
+  }
+}
+
+function appendToBody(html: string, fragment: string): string {
+  const end = html.search(/<\/body\s*>/i)
+  return end < 0 ? html + fragment : html.slice(0, end) + fragment + html.slice(end)
+}

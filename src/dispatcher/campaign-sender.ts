@@ -1,0 +1,135 @@
+// Sends campaign messages (ARCHITECTURE.md "The sending model"): claims due rows in batches with a lease,
+// renders each for its recipient, sends the batch through the email channel under the rate limit, and
+// records every result. Temporary failures come back with backoff; permanent ones end the row with the
+// matching statistic code, and a hard bounce marks the contact. A dead worker's rows are claimed again
+// when its lease ends, so delivery is at least once, with duplicates limited to the batch in flight.
+import type { Logger } from 'pino'
+import * as campaignsRepo from '../storage/repos/campaigns.js'
+import * as messagesRepo from '../storage/repos/messages.js'
+import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
+import type { EmailChannel, OutboundEmail, SendResult } from '../delivery/channel.js'
+import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign-content.js'
+import { preparedCampaign } from '../services/prepared-campaigns.js'
+import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
+import { finishIfDone } from '../services/campaign-lifecycle.js'
+import { messageIdHeader, messageToken, trackingLinks, verpAddress } from '../services/message-links.js'
+import { signingKey } from '../services/signing-key.js'
+import { RateLimiter } from '../lib/rate-limiter.js'
+import type { Deps } from '../services/types.js'
+import { nextAttemptAt } from './jobs.js'
+import { Poller } from './poller.js'
+
+export interface CampaignSenderOptions {
+  pollMs?: number
+  batchSize?: number
+  leaseMs?: number
+  maxAttempts?: number
+}
+
+interface SendingCampaign {
+  status: number
+  prepared: PreparedCampaign | Error
+}
+
+const MAX_ERROR_LENGTH = 1000
+
+export class CampaignSender {
+  private readonly log: Logger
+  private readonly poller: Poller
+  private readonly batchSize: number
+  private readonly leaseMs: number
+  private readonly maxAttempts: number
+  private readonly limiter: RateLimiter
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly channel: EmailChannel,
+    options: CampaignSenderOptions = {},
+  ) {
+    this.log = deps.log.child({ component: 'campaigns', channel: channel.name })
+    this.batchSize = options.batchSize ?? 100
+    this.leaseMs = options.leaseMs ?? 5 * 60_000
+    this.maxAttempts = options.maxAttempts ?? 8
+    this.limiter = new RateLimiter(deps.config.emailRatePerSecond)
+    this.poller = new Poller(() => this.sendDue(), { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages' })
+  }
+
+  start(): void {
+    this.poller.start()
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop()
+  }
+
+  /** Claims one batch of due messages, sends it and records the results; returns how many were claimed. */
+  async sendDue(): Promise<number> {
+    const now = this.deps.now()
+    const leaseUntil = now + this.leaseMs
+    const claimed = await messagesRepo.claimDue(this.deps.db, { dialect: this.deps.dialect, now, limit: this.batchSize, leaseUntil })
+    if (claimed.length === 0) return 0
+    const key = await signingKey(this.deps)
+    const outcomes: messagesRepo.MessageOutcome[] = []
+    const sending: { message: messagesRepo.ClaimedMessage; email: OutboundEmail }[] = []
+    const campaigns = new Map<number, SendingCampaign | undefined>()
+    for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
+    for (const message of claimed) {
+      const campaign = campaigns.get(message.campaignId)
+      if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.status)) {
+        outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: 'the campaign was canceled' })
+      } else if (campaign.prepared instanceof Error) {
+        outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: campaign.prepared.message })
+      } else {
+        sending.push({ message, email: this.render(campaign.prepared, message, key) })
+      }
+    }
+    await this.limiter.take(sending.length)
+    const results = sending.length > 0 ? await this.channel.send(sending.map((s) => s.email)) : []
+    const done = this.deps.now()
+    const bounced: number[] = []
+    for (const [i, { message }] of sending.entries()) {
+      const outcome = this.outcomeOf(message, results[i] ?? { ok: false, retryable: true, reason: 'no result from the channel' }, done)
+      outcomes.push(outcome.recorded)
+      if (outcome.hardBounce && message.contactId !== null) bounced.push(message.contactId)
+    }
+    await this.deps.db.transaction().execute(async (tx) => {
+      await messagesRepo.recordOutcomes(tx, leaseUntil, outcomes, done)
+      await setStatusOfIds(tx, { ids: bounced, status: CONTACT_STATUS.bounced, onlyFrom: [CONTACT_STATUS.active], now: done })
+      for (const campaignId of campaigns.keys()) await finishIfDone(tx, campaignId, done)
+    })
+    return claimed.length
+  }
+
+  private render(prepared: PreparedCampaign, message: messagesRepo.ClaimedMessage, key: Buffer): OutboundEmail {
+    const { publicUrl, bounceDomain } = this.deps.config
+    return renderMessage(prepared, {
+      to: message.email,
+      variables: JSON.parse(message.variables) as Record<string, unknown>,
+      links: trackingLinks(publicUrl, messageToken(key, message.id)),
+      returnPath: verpAddress(key, message.id, bounceDomain),
+      messageId: messageIdHeader(message.id, message.campaignId, bounceDomain),
+      listIdHeader: `<l${message.bookId ?? prepared.listId ?? 0}.a${message.accountId}.${bounceDomain}>`,
+    })
+  }
+
+  private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): { recorded: messagesRepo.MessageOutcome; hardBounce: boolean } {
+    if (result.ok) return { recorded: { id: message.id, kind: 'sent', status: messagesRepo.MESSAGE_STATUS.delivered, providerId: result.providerId }, hardBounce: false }
+    const error = (result.code ? `${result.code} ${result.reason}` : result.reason).slice(0, MAX_ERROR_LENGTH)
+    const answer = classifySmtpAnswer({ code: result.code, text: result.reason })
+    if (result.retryable && message.attempts < this.maxAttempts) {
+      return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, hardBounce: false }
+    }
+    // Temporary failures that outlasted every attempt end as "unavailable".
+    const status = result.retryable ? messagesRepo.MESSAGE_STATUS.unavailable : answer.statisticCode
+    return { recorded: { id: message.id, kind: 'final', status, error }, hardBounce: !result.retryable && answer.hard }
+  }
+
+  /** The campaign of a batch's messages, its content prepared once per change of its row. */
+  private async campaign(id: number): Promise<SendingCampaign | undefined> {
+    const row = await campaignsRepo.findCampaignById(this.deps.db, id)
+    if (!row) return undefined
+    const prepared = preparedCampaign(row)
+    if (prepared instanceof Error) this.log.warn({ campaignId: id, err: prepared }, 'campaign content cannot be rendered')
+    return { status: row.status, prepared }
+  }
+}

@@ -1,0 +1,99 @@
+// The lifecycle of a campaign after it is created (API.md 3.3): recipients are copied into messages in
+// batches, each batch a job of its own (a restart resumes at the next batch, never repeats a finished one),
+// then the campaign waits for moderation or goes straight to sending, and ends when every message has its
+// final status. What was written off for recipients that got nothing is given back to the balance.
+import type { Kysely } from 'kysely'
+import * as campaignsRepo from '../storage/repos/campaigns.js'
+import * as messagesRepo from '../storage/repos/messages.js'
+import * as accountsRepo from '../storage/repos/accounts.js'
+import * as booksRepo from '../storage/repos/address-books.js'
+import { enqueueJob } from '../storage/repos/jobs.js'
+import type { Database } from '../storage/tables.js'
+import type { JobHandler } from '../dispatcher/jobs.js'
+import type { Deps } from './types.js'
+
+const { CAMPAIGN_STATUS } = campaignsRepo
+
+export const SNAPSHOT_JOB = 'campaign.snapshot'
+/** Contacts copied per transaction: large enough to be quick, small enough not to hold the writer long. */
+const SNAPSHOT_BATCH = 5000
+/** From this many recipients on, a campaign passes moderation (API.md 3.3). */
+const MODERATED_FROM = 20
+
+interface SnapshotStep {
+  campaignId: number
+  listIndex: number
+  afterId: number
+}
+
+export async function queueSnapshot(db: Kysely<Database>, campaign: { id: number; accountId: number }, when: { now: number; runAt: number }): Promise<void> {
+  const step: SnapshotStep = { campaignId: campaign.id, listIndex: 0, afterId: 0 }
+  await enqueueJob(db, { accountId: campaign.accountId, kind: SNAPSHOT_JOB, payload: step, now: when.now, runAt: when.runAt })
+}
+
+/** Copies one batch, then queues the next step or finishes the copy. */
+const snapshotStep: JobHandler = async (deps, payload, tx) => {
+  const step = payload as SnapshotStep
+  const campaign = await campaignsRepo.findCampaignById(tx, step.campaignId)
+  // Canceled while copying: the rest is never copied.
+  if (!campaign || campaign.status !== CAMPAIGN_STATUS.copying) return
+  const bookId = campaign.listIds[step.listIndex]
+  if (bookId !== undefined) {
+    const { lastId } = await messagesRepo.snapshotBatch(tx, {
+      campaignId: campaign.id,
+      accountId: campaign.accountId,
+      bookId,
+      afterId: step.afterId,
+      batch: SNAPSHOT_BATCH,
+      queued: deps.config.moderation === 'auto',
+      sendAt: campaign.sendAt,
+      now: deps.now(),
+    })
+    const next: SnapshotStep = lastId === undefined ? { ...step, listIndex: step.listIndex + 1, afterId: 0 } : { ...step, afterId: lastId }
+    if (next.listIndex < campaign.listIds.length) {
+      await enqueueJob(tx, { accountId: campaign.accountId, kind: SNAPSHOT_JOB, payload: next, now: deps.now() })
+      return
+    }
+  }
+  await finishSnapshot(deps, tx, campaign)
+}
+
+export const campaignJobHandlers: Readonly<Record<string, JobHandler>> = { [SNAPSHOT_JOB]: snapshotStep }
+
+async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campaignsRepo.CampaignRow): Promise<void> {
+  const now = deps.now()
+  const total = await messagesRepo.countMessages(tx, campaign.id)
+  const counts = await booksRepo.countContactsByBook(tx, campaign.listIds)
+  const listed = campaign.listIds.reduce((sum, id) => sum + (counts.get(id)?.all ?? 0), 0)
+  const extra = { all_email_qty: total, skipped_qty: Math.max(listed - total, 0) }
+  if (total === 0) {
+    await campaignsRepo.moveStatus(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to: CAMPAIGN_STATUS.noActiveAddresses, now, extra: { ...extra, finished_at: now } })
+    await settleCharge(tx, campaign, now)
+    return
+  }
+  const held = deps.config.moderation === 'manual' && total >= MODERATED_FROM
+  if (!held && deps.config.moderation === 'manual') await messagesRepo.releaseHeld(tx, campaign.id, now)
+  const to = held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending
+  await campaignsRepo.moveStatus(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to, now, extra: { ...extra, started_at: now } })
+  await settleCharge(tx, campaign, now)
+  if (!held) await finishIfDone(tx, campaign.id, now)
+}
+
+/** Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. */
+export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
+  if ((await messagesRepo.countUnfinished(db, campaignId)) > 0) return
+  const extra = { finished_at: now }
+  if (await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
+  await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })
+}
+
+/** Gives back what was written off for recipients without a message, or whose message was never sent. */
+export async function settleCharge(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, now: number): Promise<void> {
+  if (campaign.priceMicros === 0) return
+  const owed = (await messagesRepo.countMessages(db, campaign.id)) - (await messagesRepo.countMessages(db, campaign.id, [messagesRepo.MESSAGE_STATUS.notSent]))
+  const fair = owed * campaign.priceMicros
+  const current = (await campaignsRepo.findCampaignById(db, campaign.id))?.chargedMicros ?? campaign.chargedMicros
+  if (fair >= current) return
+  await accountsRepo.recordLedgerEntry(db, { accountId: campaign.accountId, amountMicros: current - fair, kind: 'refund', note: `campaign ${campaign.id}`, now })
+  await campaignsRepo.setChargedMicros(db, campaign.id, fair, now)
+}

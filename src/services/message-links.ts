@@ -1,0 +1,57 @@
+// The public addresses that lead back to one message: tracking URLs (open pixel, clicks, unsubscribe, archived
+// copy), the VERP bounce address and the Message-ID. All carry the message id with an HMAC of it, so nobody can
+// make one for another message (ARCHITECTURE.md "Tracking and events"); a tampered one resolves to nothing.
+import { macOf, macMatches, signToken, verifyToken } from '../lib/signed-token.js'
+import type { MessageLinks } from '../delivery/email/campaign-content.js'
+
+const PURPOSE = 'message'
+const VERP_PURPOSE = 'verp'
+const CAMPAIGN_PURPOSE = 'campaign'
+/** VERP local parts must survive relays that lower-case them: hex, 16 digits (64 bits) of the MAC. */
+const VERP_MAC_LENGTH = 16
+
+export function messageToken(key: Buffer, messageId: number): string {
+  return signToken(key, PURPOSE, String(messageId))
+}
+
+/** The message id a token was made for; undefined for anything else. */
+export function messageIdOfToken(key: Buffer, token: string): number | undefined {
+  const payload = verifyToken(key, PURPOSE, token)
+  return payload !== undefined && /^\d{1,15}$/.test(payload) ? Number(payload) : undefined
+}
+
+export function trackingLinks(publicUrl: string, token: string): MessageLinks {
+  const base = `${publicUrl.replace(/\/+$/, '')}/t/${token}`
+  return { open: `${base}/open.gif`, click: (index) => `${base}/c/${index}`, unsubscribe: `${base}/unsubscribe`, view: `${base}/view` }
+}
+
+/** The archived copy of a campaign (its `permalink`): the same for every reader, without anyone's variables. */
+export function campaignPermalink(publicUrl: string, key: Buffer, campaignId: number): string {
+  return `${publicUrl.replace(/\/+$/, '')}/archive/${signToken(key, CAMPAIGN_PURPOSE, String(campaignId))}`
+}
+
+export function campaignIdOfToken(key: Buffer, token: string): number | undefined {
+  const payload = verifyToken(key, CAMPAIGN_PURPOSE, token)
+  return payload !== undefined && /^\d{1,15}$/.test(payload) ? Number(payload) : undefined
+}
+
+export function verpAddress(key: Buffer, messageId: number, domain: string): string {
+  return `b-${messageId.toString(36)}-${verpMac(key, messageId)}@${domain}`
+}
+
+/** The message id of a VERP address made by verpAddress (any case); undefined for any other address. */
+export function messageIdOfVerp(key: Buffer, address: string): number | undefined {
+  const match = /^b-([0-9a-z]{1,11})-([0-9a-f]{16})@/i.exec(address.trim())
+  if (!match) return undefined
+  const id = parseInt(match[1]!.toLowerCase(), 36)
+  return Number.isSafeInteger(id) && macMatches(verpMac(key, id), match[2]!.toLowerCase()) ? id : undefined
+}
+
+function verpMac(key: Buffer, messageId: number): string {
+  return Buffer.from(macOf(key, VERP_PURPOSE, String(messageId)), 'base64url').toString('hex').slice(0, VERP_MAC_LENGTH)
+}
+
+/** The same for every attempt of a message, so a receiver can tell a retried copy from a new email. */
+export function messageIdHeader(messageId: number, campaignId: number, domain: string): string {
+  return `${messageId}.${campaignId}.tidings@${domain}`
+}

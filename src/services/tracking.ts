@@ -1,0 +1,105 @@
+// What readers do with a campaign email (ARCHITECTURE.md "Tracking and events"): open it (the pixel), follow
+// its links (only links that were in that message), unsubscribe (the page or the RFC 8058 one-click POST) and
+// read its web version or the campaign's archived copy. Every token is checked; a tampered one finds nothing.
+import * as campaignsRepo from '../storage/repos/campaigns.js'
+import * as messagesRepo from '../storage/repos/messages.js'
+import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
+import { compileTemplate } from '../lib/render.js'
+import { countryOfIp } from '../lib/geoip.js'
+import { renderMessage } from '../delivery/email/campaign-content.js'
+import { campaignIdOfToken, messageIdOfToken, trackingLinks } from './message-links.js'
+import { preparedCampaign } from './prepared-campaigns.js'
+import { signingKey } from './signing-key.js'
+import type { Deps } from './types.js'
+
+interface Found {
+  message: messagesRepo.MessageRow
+  campaign: campaignsRepo.CampaignRow
+  token: string
+}
+
+async function find(deps: Deps, token: string): Promise<Found | undefined> {
+  const id = messageIdOfToken(await signingKey(deps), token)
+  const message = id === undefined ? undefined : await messagesRepo.findMessage(deps.db, id)
+  const campaign = message && (await campaignsRepo.findCampaignById(deps.db, message.campaignId))
+  return message && campaign ? { message, campaign, token } : undefined
+}
+
+/** The pixel was loaded: the first open counts, with the reader's country. False for an unknown token. */
+export async function recordOpen(deps: Deps, token: string, ip: string): Promise<boolean> {
+  const found = await find(deps, token)
+  if (!found) return false
+  await messagesRepo.markOpened(deps.db, found.message.id, { country: countryOfIp(ip) ?? null, now: deps.now() })
+  return true
+}
+
+/** Where link `index` of the message leads (counting the click); undefined when the message had no such link. */
+export async function followLink(deps: Deps, token: string, index: number): Promise<string | undefined> {
+  const found = await find(deps, token)
+  if (!found) return undefined
+  const prepared = preparedCampaign(found.campaign)
+  const link = prepared instanceof Error ? undefined : prepared.links[index]
+  if (link === undefined) return undefined
+  const target = personalised(link, found.message)
+  if (!target) return undefined
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    await messagesRepo.markClicked(tx, found.message.id, now)
+    await campaignsRepo.countLinkClick(tx, found.campaign.id, link)
+  })
+  return target
+}
+
+/** A link holding the recipient's variables (`?u={{email}}`) is rendered for them; only http(s) may come out. */
+function personalised(link: string, message: messagesRepo.MessageRow): string | undefined {
+  if (!link.includes('{{')) return link
+  const render = compileTemplate(link, { escape: false })
+  if (render instanceof Error) return undefined
+  const url = render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.email }).trim()
+  return /^https?:\/\//i.test(url) ? url : undefined
+}
+
+export interface UnsubscribeTarget {
+  email: string
+  lang: string
+  done: boolean
+}
+
+export async function unsubscribeTarget(deps: Deps, token: string): Promise<UnsubscribeTarget | undefined> {
+  const found = await find(deps, token)
+  return found && { email: found.message.email, lang: found.campaign.lang, done: found.message.unsubscribedAt !== null }
+}
+
+/** The reader leaves the list the message came from (contact status 4); the message counts as unsubscribed. */
+export async function unsubscribe(deps: Deps, token: string): Promise<UnsubscribeTarget | undefined> {
+  const found = await find(deps, token)
+  if (!found) return undefined
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    await messagesRepo.markUnsubscribed(tx, found.message.id, now)
+    if (found.message.contactId !== null) {
+      await setStatusOfIds(tx, { ids: [found.message.contactId], status: CONTACT_STATUS.unsubscribed, onlyFrom: [CONTACT_STATUS.active, CONTACT_STATUS.new], now })
+    }
+  })
+  return { email: found.message.email, lang: found.campaign.lang, done: true }
+}
+
+/** The message as its recipient got it (the web version). */
+export async function messageCopy(deps: Deps, token: string): Promise<string | undefined> {
+  const found = await find(deps, token)
+  if (!found) return undefined
+  const prepared = preparedCampaign(found.campaign)
+  if (prepared instanceof Error) return undefined
+  const links = trackingLinks(deps.config.publicUrl, token)
+  const variables = JSON.parse(found.message.variables) as Record<string, unknown>
+  return renderMessage(prepared, { to: found.message.email, variables, links, returnPath: '', messageId: '', listIdHeader: '' }).html
+}
+
+/** The campaign's archived copy: its HTML without anyone's variables, links leading straight to their targets. */
+export async function archivedCopy(deps: Deps, token: string): Promise<string | undefined> {
+  const id = campaignIdOfToken(await signingKey(deps), token)
+  const campaign = id === undefined ? undefined : await campaignsRepo.findCampaignById(deps.db, id)
+  if (!campaign) return undefined
+  const render = compileTemplate(campaign.body)
+  return render instanceof Error ? undefined : render({ unsubscribe_url: '#', permalink: '#' })
+}

@@ -1,0 +1,260 @@
+// Email campaigns: the record, its lists and the status changes of its lifecycle (API.md 3.3).
+import type { Kysely, Selectable } from 'kysely'
+import type { CampaignsTable, Database } from '../tables.js'
+import type { Page } from '../../services/types.js'
+
+/** API.md 3.3 codes the service sets. */
+export const CAMPAIGN_STATUS = {
+  pending: 1,
+  sending: 2,
+  sent: 3,
+  test: 4,
+  blocked: 5,
+  testSent: 8,
+  noActiveAddresses: 12,
+  copying: 13,
+  canceled: 16,
+  draft: 26,
+} as const
+
+/** Statuses in which messages of the campaign may still go out. */
+export const SENDING_STATUSES: readonly number[] = [CAMPAIGN_STATUS.copying, CAMPAIGN_STATUS.sending, CAMPAIGN_STATUS.test]
+/** Statuses a campaign can still be canceled (or edited) in. */
+export const OPEN_STATUSES: readonly number[] = [CAMPAIGN_STATUS.copying, CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending, CAMPAIGN_STATUS.test, CAMPAIGN_STATUS.draft]
+
+export interface Attachment {
+  filename: string
+  /** Base64 */
+  content: string
+}
+
+export interface CampaignRow {
+  id: number
+  accountId: number
+  name: string
+  status: number
+  isTest: boolean
+  senderName: string
+  senderEmail: string
+  subject: string
+  body: string
+  bodyAmp: string | null
+  templateId: number | null
+  lang: string
+  listIds: number[]
+  segmentId: number | null
+  sendAt: number
+  scheduled: boolean
+  useDynamicList: boolean
+  attachments: Attachment[]
+  trackOpens: boolean
+  trackClicks: boolean
+  utmCampaign: string | null
+  allEmailQty: number
+  tariffEmailQty: number
+  paidEmailQty: number
+  skippedQty: number
+  priceMicros: number
+  chargedMicros: number
+  currency: string
+  startedAt: number | null
+  finishedAt: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export type NewCampaign = Omit<CampaignRow, 'id' | 'skippedQty' | 'startedAt' | 'finishedAt' | 'createdAt' | 'updatedAt'> & { now: number }
+
+export async function insertCampaign(db: Kysely<Database>, c: NewCampaign): Promise<number> {
+  const row = await db
+    .insertInto('campaigns')
+    .values({
+      account_id: c.accountId,
+      name: c.name,
+      status: c.status,
+      is_test: c.isTest ? 1 : 0,
+      sender_name: c.senderName,
+      sender_email: c.senderEmail,
+      subject: c.subject,
+      body: c.body,
+      body_amp: c.bodyAmp,
+      template_id: c.templateId,
+      lang: c.lang,
+      list_ids: JSON.stringify(c.listIds),
+      segment_id: c.segmentId,
+      send_at: c.sendAt,
+      scheduled: c.scheduled ? 1 : 0,
+      use_dynamic_list: c.useDynamicList ? 1 : 0,
+      attachments: JSON.stringify(c.attachments),
+      track_opens: c.trackOpens ? 1 : 0,
+      track_clicks: c.trackClicks ? 1 : 0,
+      utm_campaign: c.utmCampaign,
+      all_email_qty: c.allEmailQty,
+      tariff_email_qty: c.tariffEmailQty,
+      paid_email_qty: c.paidEmailQty,
+      price_micros: c.priceMicros,
+      charged_micros: c.chargedMicros,
+      currency: c.currency,
+      created_at: c.now,
+      updated_at: c.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const id = Number(row.id)
+  if (c.listIds.length > 0) {
+    await db.insertInto('campaign_lists').values(c.listIds.map((bookId) => ({ campaign_id: id, address_book_id: bookId }))).execute()
+  }
+  return id
+}
+
+export async function findCampaign(db: Kysely<Database>, accountId: number, id: number): Promise<CampaignRow | undefined> {
+  const row = await db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst()
+  return row && toCampaign(row)
+}
+
+/** A campaign by id alone: for the dispatcher and tracking, which start from a message, not an account. */
+export async function findCampaignById(db: Kysely<Database>, id: number): Promise<CampaignRow | undefined> {
+  const row = await db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst()
+  return row && toCampaign(row)
+}
+
+export interface CampaignFilter {
+  accountId: number
+  statuses?: readonly number[]
+  /** Only campaigns whose sending time is still ahead. */
+  scheduledAfter?: number
+  order: 'asc' | 'desc'
+}
+
+export async function listCampaigns(db: Kysely<Database>, filter: CampaignFilter, page: Page): Promise<CampaignRow[]> {
+  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', filter.accountId)
+  if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', [...filter.statuses])
+  if (filter.scheduledAfter !== undefined) query = query.where('scheduled', '=', 1).where('send_at', '>', filter.scheduledAfter)
+  const rows = await query.orderBy('id', filter.order).limit(page.limit).offset(page.offset).execute()
+  return rows.map(toCampaign)
+}
+
+/** Campaigns of the account sent to a list, newest first. */
+export async function listCampaignsOfBook(db: Kysely<Database>, accountId: number, bookId: number, page: Page): Promise<CampaignRow[]> {
+  const rows = await db
+    .selectFrom('campaigns')
+    .innerJoin('campaign_lists', 'campaign_lists.campaign_id', 'campaigns.id')
+    .selectAll('campaigns')
+    .where('campaigns.account_id', '=', accountId)
+    .where('campaign_lists.address_book_id', '=', bookId)
+    .orderBy('campaigns.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  return rows.map(toCampaign)
+}
+
+/** Campaigns the account created since `since`, drafts and tests included: the basis of the hourly limit. */
+export async function createdSince(db: Kysely<Database>, accountId: number, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('campaigns')
+    .select('created_at')
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at')
+    .execute()
+  return rows.map((r) => Number(r.created_at))
+}
+
+/** Moves a campaign to `to` when it is in one of `from`; false when it was not. */
+export async function moveStatus(
+  db: Kysely<Database>,
+  change: { id: number; from: readonly number[]; to: number; now: number; extra?: Partial<{ all_email_qty: number; skipped_qty: number; started_at: number; finished_at: number }> },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set({ status: change.to, updated_at: change.now, ...change.extra })
+    .where('id', '=', change.id)
+    .where('status', 'in', [...change.from])
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function setChargedMicros(db: Kysely<Database>, id: number, chargedMicros: number, now: number): Promise<void> {
+  await db.updateTable('campaigns').set({ charged_micros: chargedMicros, updated_at: now }).where('id', '=', id).execute()
+}
+
+export interface CampaignEdit {
+  name?: string
+  senderName?: string
+  senderEmail?: string
+  subject?: string
+  body?: string
+  templateId?: number | null
+  lang?: string
+  sendAt?: number
+}
+
+export async function editCampaign(db: Kysely<Database>, id: number, edit: CampaignEdit, now: number): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set({
+      name: edit.name,
+      sender_name: edit.senderName,
+      sender_email: edit.senderEmail,
+      subject: edit.subject,
+      body: edit.body,
+      template_id: edit.templateId,
+      lang: edit.lang,
+      send_at: edit.sendAt,
+      scheduled: edit.sendAt === undefined ? undefined : 1,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function countLinkClick(db: Kysely<Database>, campaignId: number, link: string): Promise<void> {
+  await db
+    .insertInto('campaign_link_clicks')
+    .values({ campaign_id: campaignId, link, clicks: 1 })
+    .onConflict((oc) => oc.columns(['campaign_id', 'link']).doUpdateSet({ clicks: (eb) => eb('campaign_link_clicks.clicks', '+', 1) }))
+    .execute()
+}
+
+export async function linkClicks(db: Kysely<Database>, campaignId: number): Promise<{ link: string; clicks: number }[]> {
+  const rows = await db.selectFrom('campaign_link_clicks').select(['link', 'clicks']).where('campaign_id', '=', campaignId).orderBy('clicks', 'desc').orderBy('link').execute()
+  return rows.map((r) => ({ link: r.link, clicks: Number(r.clicks) }))
+}
+
+function toCampaign(row: Selectable<CampaignsTable>): CampaignRow {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    name: row.name,
+    status: row.status,
+    isTest: row.is_test === 1,
+    senderName: row.sender_name,
+    senderEmail: row.sender_email,
+    subject: row.subject,
+    body: row.body,
+    bodyAmp: row.body_amp,
+    templateId: row.template_id === null ? null : Number(row.template_id),
+    lang: row.lang,
+    listIds: JSON.parse(row.list_ids) as number[],
+    segmentId: row.segment_id === null ? null : Number(row.segment_id),
+    sendAt: Number(row.send_at),
+    scheduled: row.scheduled === 1,
+    useDynamicList: row.use_dynamic_list === 1,
+    attachments: JSON.parse(row.attachments) as Attachment[],
+    trackOpens: row.track_opens === 1,
+    trackClicks: row.track_clicks === 1,
+    utmCampaign: row.utm_campaign,
+    allEmailQty: Number(row.all_email_qty),
+    tariffEmailQty: Number(row.tariff_email_qty),
+    paidEmailQty: Number(row.paid_email_qty),
+    skippedQty: Number(row.skipped_qty),
+    priceMicros: Number(row.price_micros),
+    chargedMicros: Number(row.charged_micros),
+    currency: row.currency,
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  }
+}

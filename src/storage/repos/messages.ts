@@ -1,0 +1,365 @@
+// Messages: one row per recipient of a campaign (ARCHITECTURE.md "The sending model"). The rows are the
+// dispatcher's queue (claimed in batches with a lease) and the per-recipient statistics the API reports.
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, MessagesTable } from '../tables.js'
+import type { Dialect } from '../db.js'
+import { CONTACT_STATUS } from './contacts.js'
+
+/** statistics.general codes (API.md 3.3) the service sets. */
+export const MESSAGE_STATUS = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  opened: 3,
+  redirected: 4,
+  unsubscribed: 5,
+  retrying: 7,
+  unavailable: 8,
+  markedAsSpam: 11,
+  notSent: 13,
+} as const
+
+/** A message in one of these may still be sent; every other status is final. */
+export const UNFINISHED: readonly number[] = [MESSAGE_STATUS.queued, MESSAGE_STATUS.retrying]
+/** Reached the recipient's server: opens, clicks and unsubscribes may follow. */
+const ARRIVED: readonly number[] = [MESSAGE_STATUS.sent, MESSAGE_STATUS.delivered]
+
+export interface MessageRow {
+  id: number
+  campaignId: number
+  accountId: number
+  contactId: number | null
+  bookId: number | null
+  email: string
+  /** JSON object */
+  variables: string
+  status: number
+  attempts: number
+  lastError: string | null
+  sentAt: number | null
+  openedAt: number | null
+  clickedAt: number | null
+  unsubscribedAt: number | null
+}
+
+/**
+ * Copies the next `batch` contacts (by id, after `afterId`) of a list into the campaign: active ones only, not
+ * blacklisted, and each address once per campaign. Returns how many were copied and the last contact id
+ * looked at; `lastId` undefined means the list has no more contacts.
+ */
+export async function snapshotBatch(
+  db: Kysely<Database>,
+  s: { campaignId: number; accountId: number; bookId: number; afterId: number; batch: number; queued: boolean; sendAt: number; now: number },
+): Promise<{ copied: number; lastId: number | undefined }> {
+  const boundary = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('address_book_id', '=', s.bookId)
+    .where('id', '>', s.afterId)
+    .orderBy('id')
+    .limit(1)
+    .offset(s.batch - 1)
+    .executeTakeFirst()
+  const upTo = boundary === undefined ? undefined : Number(boundary.id)
+  let source = db
+    .selectFrom('contacts as c')
+    .select((eb) => [
+      eb.val(s.campaignId).as('campaign_id'),
+      'c.account_id',
+      'c.id',
+      'c.address_book_id',
+      'c.email',
+      'c.variables',
+      eb.val(MESSAGE_STATUS.queued).as('status'),
+      eb.val(s.queued ? 1 : 0).as('queued'),
+      eb.val(s.sendAt).as('next_attempt_at'),
+      eb.val(s.now).as('updated_at'),
+    ])
+    .where('c.address_book_id', '=', s.bookId)
+    .where('c.id', '>', s.afterId)
+    .where('c.status', '=', CONTACT_STATUS.active)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('email_blacklist as b').select('b.email').where('b.account_id', '=', s.accountId).whereRef('b.email', '=', 'c.email'))))
+  if (upTo !== undefined) source = source.where('c.id', '<=', upTo)
+  const result = await db
+    .insertInto('messages')
+    .columns(['campaign_id', 'account_id', 'contact_id', 'address_book_id', 'email', 'variables', 'status', 'queued', 'next_attempt_at', 'updated_at'])
+    .expression(source)
+    .onConflict((oc) => oc.columns(['campaign_id', 'email']).doNothing())
+    .executeTakeFirst()
+  return { copied: Number(result.numInsertedOrUpdatedRows ?? 0), lastId: upTo }
+}
+
+/** The one message of a test campaign. */
+export async function insertMessage(
+  db: Kysely<Database>,
+  m: { campaignId: number; accountId: number; email: string; variables: string; sendAt: number; now: number },
+): Promise<void> {
+  await db
+    .insertInto('messages')
+    .values({ campaign_id: m.campaignId, account_id: m.accountId, email: m.email, variables: m.variables, queued: 1, next_attempt_at: m.sendAt, updated_at: m.now })
+    .execute()
+}
+
+export interface ClaimedMessage {
+  id: number
+  campaignId: number
+  accountId: number
+  contactId: number | null
+  bookId: number | null
+  email: string
+  variables: string
+  attempts: number
+}
+
+/**
+ * Claims due messages: each is leased until `leaseUntil`, which also fences the results (only the holder of
+ * that lease may record them). PostgreSQL skips rows another worker holds; SQLite has one writer.
+ */
+export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseUntil: number }): Promise<ClaimedMessage[]> {
+  let due = db
+    .selectFrom('messages')
+    .select('id')
+    .where('queued', '=', 1)
+    .where('next_attempt_at', '<=', claim.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', claim.now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(claim.limit)
+  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
+  const rows = await db
+    .updateTable('messages')
+    .set((eb) => ({ locked_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', due)
+    .returning(['id', 'campaign_id', 'account_id', 'contact_id', 'address_book_id', 'email', 'variables', 'attempts'])
+    .execute()
+  return rows
+    .map((r) => ({
+      id: Number(r.id),
+      campaignId: Number(r.campaign_id),
+      accountId: Number(r.account_id),
+      contactId: r.contact_id === null ? null : Number(r.contact_id),
+      bookId: r.address_book_id === null ? null : Number(r.address_book_id),
+      email: r.email,
+      variables: r.variables,
+      attempts: Number(r.attempts),
+    }))
+    .sort((a, b) => a.id - b.id)
+}
+
+export type MessageOutcome =
+  | { id: number; kind: 'sent'; status: number; providerId: string }
+  | { id: number; kind: 'retry'; error: string; retryAt: number }
+  | { id: number; kind: 'final'; status: number; error: string }
+
+/** Records the outcomes of one claim; rows whose lease is no longer `leaseUntil` are left to their new holder. */
+export async function recordOutcomes(db: Kysely<Database>, leaseUntil: number, outcomes: readonly MessageOutcome[], now: number): Promise<void> {
+  const held = (ids: number[]) => db.updateTable('messages').where('id', 'in', ids).where('locked_until', '=', leaseUntil).where('queued', '=', 1)
+  const sent = outcomes.filter((o) => o.kind === 'sent')
+  // Successes share every value but the provider id: one statement per status when the ids are ours anyway.
+  for (const status of new Set(sent.map((o) => o.status))) {
+    const ids = sent.filter((o) => o.status === status).map((o) => o.id)
+    for (let i = 0; i < ids.length; i += 500) {
+      await held(ids.slice(i, i + 500))
+        .set({ status, queued: 0, locked_until: null, sent_at: now, last_error: null, updated_at: now })
+        .execute()
+    }
+  }
+  for (const o of outcomes) {
+    if (o.kind === 'retry') {
+      await held([o.id]).set({ status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, locked_until: null, last_error: o.error, updated_at: now }).execute()
+    } else if (o.kind === 'final') {
+      await held([o.id]).set({ status: o.status, queued: 0, locked_until: null, last_error: o.error, updated_at: now }).execute()
+    }
+  }
+}
+
+export async function countUnfinished(db: Kysely<Database>, campaignId: number): Promise<number> {
+  const row = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('campaign_id', '=', campaignId)
+    .where('status', 'in', [...UNFINISHED])
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+export async function countMessages(db: Kysely<Database>, campaignId: number, statuses?: readonly number[]): Promise<number> {
+  let query = db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('count')).where('campaign_id', '=', campaignId)
+  if (statuses) query = query.where('status', 'in', [...statuses])
+  return Number((await query.executeTakeFirstOrThrow()).count)
+}
+
+/** Ends the unsent messages of a canceled or rejected campaign as "not sent"; a batch in flight records its own. */
+export async function endUnsent(db: Kysely<Database>, campaignId: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('messages')
+    .set({ status: MESSAGE_STATUS.notSent, queued: 0, updated_at: now })
+    .where('campaign_id', '=', campaignId)
+    .where('status', 'in', [...UNFINISHED])
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/** Lets the dispatcher take the messages of a campaign held for moderation. */
+export async function releaseHeld(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
+  await db.updateTable('messages').set({ queued: 1, updated_at: now }).where('campaign_id', '=', campaignId).where('status', '=', MESSAGE_STATUS.queued).where('queued', '=', 0).execute()
+}
+
+export async function reschedule(db: Kysely<Database>, campaignId: number, sendAt: number, now: number): Promise<void> {
+  await db.updateTable('messages').set({ next_attempt_at: sendAt, updated_at: now }).where('campaign_id', '=', campaignId).where('status', '=', MESSAGE_STATUS.queued).execute()
+}
+
+export interface MessageTotals {
+  byStatus: Map<number, number>
+  sent: number
+  opened: number
+  clicked: number
+  unsubscribed: number
+}
+
+/** Per campaign: messages per status, and how many were sent, opened, clicked and unsubscribed. */
+export async function totalsOf(db: Kysely<Database>, campaignIds: readonly number[]): Promise<Map<number, MessageTotals>> {
+  const out = new Map<number, MessageTotals>()
+  if (campaignIds.length === 0) return out
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => [
+      'campaign_id',
+      'status',
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.count<number>('sent_at').as('sent'),
+      eb.fn.count<number>('opened_at').as('opened'),
+      eb.fn.count<number>('clicked_at').as('clicked'),
+      eb.fn.count<number>('unsubscribed_at').as('unsubscribed'),
+    ])
+    .where('campaign_id', 'in', [...campaignIds])
+    .groupBy(['campaign_id', 'status'])
+    .execute()
+  for (const r of rows) {
+    const id = Number(r.campaign_id)
+    let t = out.get(id)
+    if (!t) out.set(id, (t = { byStatus: new Map(), sent: 0, opened: 0, clicked: 0, unsubscribed: 0 }))
+    t.byStatus.set(r.status, Number(r.count))
+    t.sent += Number(r.sent)
+    t.opened += Number(r.opened)
+    t.clicked += Number(r.clicked)
+    t.unsubscribed += Number(r.unsubscribed)
+  }
+  return out
+}
+
+/** Opens per country of a campaign. */
+export async function opensByCountry(db: Kysely<Database>, campaignId: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => ['country', eb.fn.countAll<number>().as('count')])
+    .where('campaign_id', '=', campaignId)
+    .where('country', 'is not', null)
+    .groupBy('country')
+    .orderBy('country')
+    .execute()
+  return new Map(rows.map((r) => [r.country as string, Number(r.count)]))
+}
+
+export async function findMessage(db: Kysely<Database>, id: number): Promise<MessageRow | undefined> {
+  const row = await db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst()
+  return row && toMessage(row)
+}
+
+export async function findMessageByEmail(db: Kysely<Database>, campaignId: number, email: string): Promise<MessageRow | undefined> {
+  const row = await db.selectFrom('messages').selectAll().where('campaign_id', '=', campaignId).where('email', '=', email).executeTakeFirst()
+  return row && toMessage(row)
+}
+
+/** Records an open; true when it was the message's first. */
+export async function markOpened(db: Kysely<Database>, id: number, change: { country: string | null; now: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set((eb) => ({
+      opened_at: change.now,
+      country: change.country,
+      status: eb.case().when('status', 'in', [...ARRIVED]).then(MESSAGE_STATUS.opened).else(eb.ref('status')).end(),
+      updated_at: change.now,
+    }))
+    .where('id', '=', id)
+    .where('opened_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Records a click (an open too, when none was seen: images may be blocked); true when it was the first. */
+export async function markClicked(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  await db.updateTable('messages').set({ opened_at: now, updated_at: now }).where('id', '=', id).where('opened_at', 'is', null).execute()
+  const result = await db
+    .updateTable('messages')
+    .set((eb) => ({
+      clicked_at: now,
+      status: eb.case().when('status', 'in', [...ARRIVED, MESSAGE_STATUS.opened]).then(MESSAGE_STATUS.redirected).else(eb.ref('status')).end(),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('clicked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Records an unsubscribe from the message; true when it was the first. */
+export async function markUnsubscribed(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set((eb) => ({
+      unsubscribed_at: now,
+      status: eb.case().when('status', 'in', [...ARRIVED, MESSAGE_STATUS.opened, MESSAGE_STATUS.redirected]).then(MESSAGE_STATUS.unsubscribed).else(eb.ref('status')).end(),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('unsubscribed_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** A bounce or complaint reported after sending replaces the message's status; false when it already had it. */
+export async function markReported(db: Kysely<Database>, id: number, change: { status: number; error: string; now: number }): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set({ status: change.status, queued: 0, last_error: change.error, updated_at: change.now })
+    .where('id', '=', id)
+    .where('status', '<>', change.status)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Per address: messages sent, opened and clicked in the account's campaigns (GET /emails/{email}/campaigns). */
+export async function addressTotals(db: Kysely<Database>, accountId: number, emails: readonly string[]): Promise<Map<string, { sent: number; opened: number; clicked: number }>> {
+  const out = new Map<string, { sent: number; opened: number; clicked: number }>()
+  if (emails.length === 0) return out
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => ['email', eb.fn.count<number>('sent_at').as('sent'), eb.fn.count<number>('opened_at').as('opened'), eb.fn.count<number>('clicked_at').as('clicked')])
+    .where('account_id', '=', accountId)
+    .where('email', 'in', [...emails])
+    .groupBy('email')
+    .execute()
+  for (const r of rows) out.set(r.email, { sent: Number(r.sent), opened: Number(r.opened), clicked: Number(r.clicked) })
+  return out
+}
+
+function toMessage(row: Selectable<MessagesTable>): MessageRow {
+  return {
+    id: Number(row.id),
+    campaignId: Number(row.campaign_id),
+    accountId: Number(row.account_id),
+    contactId: row.contact_id === null ? null : Number(row.contact_id),
+    bookId: row.address_book_id === null ? null : Number(row.address_book_id),
+    email: row.email,
+    variables: row.variables,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    sentAt: row.sent_at === null ? null : Number(row.sent_at),
+    openedAt: row.opened_at === null ? null : Number(row.opened_at),
+    clickedAt: row.clicked_at === null ? null : Number(row.clicked_at),
+    unsubscribedAt: row.unsubscribed_at === null ? null : Number(row.unsubscribed_at),
+  }
+}
