@@ -12,6 +12,8 @@ import { OutboxSender } from './dispatcher/outbox-sender.js'
 import { CampaignSender } from './dispatcher/campaign-sender.js'
 import { campaignJobHandlers } from './services/campaign-lifecycle.js'
 import { emailChannel } from './delivery/registry.js'
+import { startBounceListener, type BounceListener } from './delivery/email/bounce-listener.js'
+import * as bounces from './services/bounces.js'
 import type { Deps } from './services/types.js'
 
 export function createLogger(config: Config): Logger {
@@ -51,6 +53,7 @@ export async function serve(config: Config, log = createLogger(config), options:
   }, 10 * 60_000)
   purge.unref()
   const dispatcher = options.dispatch === false ? undefined : startDispatch(deps)
+  const bounces = config.bouncePort > 0 ? await listenForBounces(deps) : undefined
 
   let stopping: Promise<void> | undefined
   const stop = () =>
@@ -58,6 +61,7 @@ export async function serve(config: Config, log = createLogger(config), options:
       clearInterval(purge)
       // close() stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
       await app.close()
+      await bounces?.close()
       await dispatcher?.stop()
       await storage.close()
       log.info('tidings stopped')
@@ -87,6 +91,27 @@ export function startDispatch(deps: Deps): Stoppable {
       await channel.close()
     },
   }
+}
+
+const FEEDBACK_ADDRESS = /^(fbl|abuse|postmaster)@/i
+
+/** The return path's SMTP listener (TIDINGS_BOUNCE_PORT): DSN bounces and ARF complaints for our messages. */
+export async function listenForBounces(deps: Deps): Promise<BounceListener> {
+  const log = deps.log.child({ component: 'bounces' })
+  const listener = await startBounceListener({
+    port: deps.config.bouncePort,
+    host: deps.config.host,
+    log,
+    // VERP addresses, and the addresses feedback loops send complaints to (matched by their contents).
+    accepts: async (address) => FEEDBACK_ADDRESS.test(address) || (await bounces.messageOfAddress(deps, address)) !== undefined,
+    onReport: async (report, envelopeTo) => {
+      const messageId = await bounces.messageOfReport(deps, report, envelopeTo)
+      const outcome = messageId === undefined ? 'unknown' : await bounces.recordReport(deps, messageId, report)
+      log.info({ kind: report.kind, messageId, outcome }, 'bounce report received')
+    },
+  })
+  log.info({ port: listener.port }, 'listening for bounces')
+  return listener
 }
 
 /** `tidings worker`: the dispatcher alone, for more processes next to `serve --no-dispatch` (PostgreSQL). */

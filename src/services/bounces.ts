@@ -1,0 +1,57 @@
+// Bounces and complaints that come back after sending (DSN, RFC 3464; ARF, RFC 5965) change the message
+// they are about and its contact: a hard bounce marks the contact with a sending error (9), a complaint
+// unsubscribes it from everything (6). Reports are matched to a message only through its signed VERP address,
+// so nobody can mark another's contacts by mailing a made-up report.
+import type { BounceReport } from '../delivery/email/bounce-report.js'
+import * as messagesRepo from '../storage/repos/messages.js'
+import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
+import { messageIdOfVerp } from './message-links.js'
+import { signingKey } from './signing-key.js'
+import type { Deps } from './types.js'
+
+/** The message a VERP address stands for, when it is one of ours. */
+export async function messageOfAddress(deps: Deps, address: string): Promise<number | undefined> {
+  return messageIdOfVerp(await signingKey(deps), address)
+}
+
+/** Where a report names our VERP address: the envelope recipient, or the complained-about message's sender. */
+export async function messageOfReport(deps: Deps, report: BounceReport, envelopeTo: readonly string[]): Promise<number | undefined> {
+  const key = await signingKey(deps)
+  const candidates = [...envelopeTo, report.kind === 'arf' ? report.originalMailFrom : undefined, report.returnedHeaders?.['return-path']]
+  for (const candidate of candidates) {
+    const address = candidate?.replace(/^\s*<|>\s*$/g, '')
+    const id = address ? messageIdOfVerp(key, address) : undefined
+    if (id !== undefined) return id
+  }
+  return undefined
+}
+
+export type ReportOutcome = 'recorded' | 'ignored' | 'unknown'
+
+/** Applies a report to its message and contact; 'unknown' when no message of ours matches it. */
+export async function recordReport(deps: Deps, messageId: number, report: BounceReport): Promise<ReportOutcome> {
+  const message = await messagesRepo.findMessage(deps.db, messageId)
+  if (!message) return 'unknown'
+  const change = changeOf(report)
+  if (!change) return 'ignored'
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    await messagesRepo.markReported(tx, message.id, { status: change.statisticCode, error: change.reason, now })
+    if (change.contactStatus !== undefined && message.contactId !== null) {
+      await setStatusOfIds(tx, { ids: [message.contactId], status: change.contactStatus, onlyFrom: [CONTACT_STATUS.active, CONTACT_STATUS.new], now })
+    }
+  })
+  return 'recorded'
+}
+
+function changeOf(report: BounceReport): { statisticCode: number; reason: string; contactStatus?: number } | undefined {
+  if (report.kind === 'arf') return { statisticCode: report.statisticCode, reason: `complaint (${report.feedbackType})`, contactStatus: CONTACT_STATUS.complained }
+  // A relay's 250 already counted the message as delivered; only a failure changes it now.
+  const failed = report.recipients.find((r) => r.action === 'failed')
+  if (!failed) return undefined
+  return {
+    statisticCode: failed.statisticCode,
+    reason: [failed.status, failed.diagnostic].filter(Boolean).join(' ') || 'delivery failed',
+    contactStatus: failed.hard ? CONTACT_STATUS.bounced : undefined,
+  }
+}
