@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import http from 'node:http'
 import type { RequestOptions } from 'node:https'
 import type { Dialect } from '../../src/storage/db.js'
+import type { Config } from '../../src/config/schema.js'
 import { startTestApp, type TestApp } from './app.js'
 import type { TestAccount } from './factories.js'
 
@@ -76,8 +77,8 @@ export interface SdkHarness {
 }
 
 /** A listening server on `dialect`, an account, and the SDK redirected to the server. */
-export async function startSdkHarness(dialect: Dialect): Promise<SdkHarness> {
-  const testApp = await startTestApp(dialect)
+export async function startSdkHarness(dialect: Dialect, overrides: Partial<Config> = {}): Promise<SdkHarness> {
+  const testApp = await startTestApp(dialect, overrides)
   const account = await testApp.account()
   const address = await testApp.app.listen({ port: 0, host: '127.0.0.1' })
   const port = Number(new URL(address).port)

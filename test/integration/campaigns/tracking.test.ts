@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       const email = setup.emails[2]!
       const head = sink.received.find((r) => r.envelopeTo[0] === email)!.raw.toString().replace(/\r\n\s+/g, ' ')
       const header = /^List-Unsubscribe: <https:\/\/news\.example\.org([^>]+)>/m.exec(head)
-      assert.ok(header)
+      assert.ok(header, 'a List-Unsubscribe header')
       const page = await t.app.inject({ method: 'GET', url: header[1]! })
       assert.equal(page.statusCode, 200)
       assert.match(page.body, /<form method="post">/)
