@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `tidings` command line: serve, migrate, accounts, config.
+// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns.
 import { Command } from 'commander'
 import { registerServeCommands } from './commands/serve.js'
 import { registerAccountCommands } from './commands/accounts.js'
@@ -7,6 +7,7 @@ import { registerConfigCommand } from './commands/config.js'
 import { registerImportCommand } from './commands/import.js'
 import { registerContactCommands } from './commands/contacts.js'
 import { registerOutboxCommand } from './commands/outbox.js'
+import { registerCampaignCommands } from './commands/campaigns.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
@@ -19,6 +20,7 @@ registerConfigCommand(program)
 registerImportCommand(program)
 registerContactCommands(program)
 registerOutboxCommand(program)
+registerCampaignCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)

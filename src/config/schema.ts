@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   campaignsPerHour: Type.Integer({ minimum: 1 }),
   moderation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
   emailRatePerSecond: Type.Number({ minimum: 0 }),
+  sendLeaseSeconds: Type.Integer({ minimum: 1 }),
   bounceDomain: Type.String(),
   bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
   trustProxy: Type.Boolean(),
@@ -96,6 +97,11 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: '`auto`: campaigns of 20 or more recipients pass moderation at once; `manual`: they wait for `tidings campaigns approve|reject ID`',
   },
   emailRatePerSecond: { env: 'TIDINGS_EMAIL_RATE', default: () => 0, description: 'Campaign emails sent per second at most, per process (0: as fast as the relay takes them)' },
+  sendLeaseSeconds: {
+    env: 'TIDINGS_SEND_LEASE',
+    default: () => 300,
+    description: 'Seconds a worker holds the messages it claimed; a dead worker\'s messages are sent by another after this',
+  },
   bounceDomain: {
     env: 'TIDINGS_BOUNCE_DOMAIN',
     default: (c) => mailDomainOf(c.publicUrl),

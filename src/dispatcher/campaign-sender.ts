@@ -48,7 +48,7 @@ export class CampaignSender {
   ) {
     this.log = deps.log.child({ component: 'campaigns', channel: channel.name })
     this.batchSize = options.batchSize ?? 100
-    this.leaseMs = options.leaseMs ?? 5 * 60_000
+    this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
     this.maxAttempts = options.maxAttempts ?? 8
     this.limiter = new RateLimiter(deps.config.emailRatePerSecond)
     this.poller = new Poller(() => this.sendDue(), { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages' })

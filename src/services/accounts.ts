@@ -112,3 +112,8 @@ function parseAmount(text: string): number {
   if (micros === undefined) throw new AppError('invalid', `amount must be a decimal number with at most 6 decimals, got "${text}"`)
   return micros
 }
+
+/** `tidings accounts amp ID on|off`: whether the account may send AMP bodies (API.md 4.2.1 `body_amp`). */
+export async function allowAmp(deps: Deps, id: number, allowed: boolean): Promise<void> {
+  if (!(await accountsRepo.setAmpAllowed(deps.db, id, allowed, deps.now()))) throw new AppError('not_found', `Account ${id} not found`)
+}

@@ -172,6 +172,11 @@ async function endEarly(deps: Deps, campaign: Campaign, to: number): Promise<voi
   })
 }
 
+/** `tidings campaigns pending`: what waits for the operator's moderation. */
+export async function listAwaitingModeration(deps: Deps): Promise<Campaign[]> {
+  return campaignsRepo.listByStatus(deps.db, CAMPAIGN_STATUS.pending)
+}
+
 /** `tidings campaigns approve ID`: a campaign held for moderation (1) starts sending. */
 export async function approveCampaign(deps: Deps, id: number): Promise<void> {
   const now = deps.now()

@@ -17,12 +17,14 @@ export interface SmtpSink {
   received: Received[]
   /** Answer for a recipient: undefined accepts it. */
   refuse: (recipient: string) => { code: number; message: string } | undefined
+  /** Milliseconds to wait before accepting each message: a slow relay. */
+  delayMs: number
   close(): Promise<void>
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: Received[] = []
-  const sink: SmtpSink = { url: '', received, refuse: () => undefined, close: async () => {} }
+  const sink: SmtpSink = { url: '', received, refuse: () => undefined, delayMs: 0, close: async () => {} }
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -45,7 +47,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               mail,
               raw,
             })
-            callback()
+            setTimeout(() => callback(), sink.delayMs)
           },
           (err: Error) => callback(err),
         )

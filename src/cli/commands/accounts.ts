@@ -32,6 +32,19 @@ export function registerAccountCommands(program: Command): void {
       withDeps(command, async (deps) => printJson({ id: parseId(id), balance: await accounts.creditAccount(deps, parseId(id), amount) })),
     )
 
+  group
+    .command('amp')
+    .description('Allow (on) or forbid (off) AMP email bodies (`body_amp`) for account ID')
+    .argument('<id>', 'account id')
+    .argument('<switch>', 'on or off')
+    .action((id: string, toggle: string, _options: unknown, command: Command) => {
+      if (toggle !== 'on' && toggle !== 'off') throw new Error(`amp takes on or off, not ${toggle}`)
+      return withDeps(command, async (deps) => {
+        await accounts.allowAmp(deps, parseId(id), toggle === 'on')
+        printJson({ id: parseId(id), amp: toggle === 'on' })
+      })
+    })
+
   const keys = group.command('api-keys').description('Long-lived API keys (sent as Bearer tokens)')
   keys
     .command('create')

@@ -134,6 +134,12 @@ export async function listCampaigns(db: Kysely<Database>, filter: CampaignFilter
   return rows.map(toCampaign)
 }
 
+/** Campaigns of every account in one status, oldest first (the operator's moderation queue). */
+export async function listByStatus(db: Kysely<Database>, status: number): Promise<CampaignRow[]> {
+  const rows = await db.selectFrom('campaigns').selectAll().where('status', '=', status).orderBy('id').execute()
+  return rows.map(toCampaign)
+}
+
 /** Campaigns of the account sent to a list, newest first. */
 export async function listCampaignsOfBook(db: Kysely<Database>, accountId: number, bookId: number, page: Page): Promise<CampaignRow[]> {
   const rows = await db
