@@ -12,7 +12,7 @@ import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
 import { finishIfDone } from '../services/campaign-lifecycle.js'
-import { messageIdHeader, messageToken, trackingLinks, verpAddress } from '../services/message-links.js'
+import { addressingOf } from '../services/message-links.js'
 import { signingKey } from '../services/signing-key.js'
 import { RateLimiter } from '../lib/rate-limiter.js'
 import type { Deps } from '../services/types.js'
@@ -101,19 +101,11 @@ export class CampaignSender {
   }
 
   private render(prepared: PreparedCampaign, message: messagesRepo.ClaimedMessage, key: Buffer): OutboundEmail {
-    const { publicUrl, bounceDomain } = this.deps.config
-    return renderMessage(prepared, {
-      to: message.email,
-      variables: JSON.parse(message.variables) as Record<string, unknown>,
-      links: trackingLinks(publicUrl, messageToken(key, message.id)),
-      returnPath: verpAddress(key, message.id, bounceDomain),
-      messageId: messageIdHeader(message.id, message.campaignId, bounceDomain),
-      listIdHeader: `<l${message.bookId ?? prepared.listId ?? 0}.a${message.accountId}.${bounceDomain}>`,
-    })
+    return renderMessage(prepared, addressingOf(this.deps.config, key, message, prepared.listId))
   }
 
   private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): { recorded: messagesRepo.MessageOutcome; hardBounce: boolean } {
-    if (result.ok) return { recorded: { id: message.id, kind: 'sent', status: messagesRepo.MESSAGE_STATUS.delivered, providerId: result.providerId }, hardBounce: false }
+    if (result.ok) return { recorded: { id: message.id, kind: 'sent', captured: result.captured === true }, hardBounce: false }
     const error = (result.code ? `${result.code} ${result.reason}` : result.reason).slice(0, MAX_ERROR_LENGTH)
     const answer = classifySmtpAnswer({ code: result.code, text: result.reason })
     if (result.retryable && message.attempts < this.maxAttempts) {

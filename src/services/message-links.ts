@@ -2,7 +2,8 @@
 // copy), the VERP bounce address and the Message-ID. All carry the message id with an HMAC of it, so nobody can
 // make one for another message (ARCHITECTURE.md "Tracking and events"); a tampered one resolves to nothing.
 import { macOf, macMatches, signToken, verifyToken } from '../lib/signed-token.js'
-import type { MessageLinks } from '../delivery/email/campaign-content.js'
+import type { MessageAddressing, MessageLinks } from '../delivery/email/campaign-content.js'
+import type { Config } from '../config/schema.js'
 
 const PURPOSE = 'message'
 const VERP_PURPOSE = 'verp'
@@ -54,4 +55,21 @@ function verpMac(key: Buffer, messageId: number): string {
 /** The same for every attempt of a message, so a receiver can tell a retried copy from a new email. */
 export function messageIdHeader(messageId: number, campaignId: number, domain: string): string {
   return `${messageId}.${campaignId}.tidings@${domain}`
+}
+
+/** Everything that makes one campaign message its recipient's: variables, tracking URLs, VERP, ids. */
+export function addressingOf(
+  config: Pick<Config, 'publicUrl' | 'bounceDomain'>,
+  key: Buffer,
+  message: { id: number; campaignId: number; accountId: number; bookId: number | null; email: string; variables: string },
+  fallbackListId: number | undefined,
+): MessageAddressing {
+  return {
+    to: message.email,
+    variables: JSON.parse(message.variables) as Record<string, unknown>,
+    links: trackingLinks(config.publicUrl, messageToken(key, message.id)),
+    returnPath: verpAddress(key, message.id, config.bounceDomain),
+    messageId: messageIdHeader(message.id, message.campaignId, config.bounceDomain),
+    listIdHeader: `<l${message.bookId ?? fallbackListId ?? 0}.a${message.accountId}.${config.bounceDomain}>`,
+  }
 }

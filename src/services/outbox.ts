@@ -8,6 +8,8 @@ import type { Page } from './types.js'
 
 export type ServiceEmail = outboxRepo.NewOutboxEmail
 export type OutboxEmail = outboxRepo.OutboxEmail
+/** An email as the outbox lists it: a service email, or a campaign message (kind `campaign`). */
+export type ListedEmail = Omit<OutboxEmail, 'kind'> & { kind: OutboxEmail['kind'] | 'campaign' }
 export type Mailbox = outboxRepo.Mailbox
 
 /**

@@ -7,7 +7,7 @@ import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { compileTemplate } from '../lib/render.js'
 import { countryOfIp } from '../lib/geoip.js'
 import { renderMessage } from '../delivery/email/campaign-content.js'
-import { campaignIdOfToken, messageIdOfToken, trackingLinks } from './message-links.js'
+import { addressingOf, campaignIdOfToken, messageIdOfToken } from './message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
 import { signingKey } from './signing-key.js'
 import type { Deps } from './types.js'
@@ -90,9 +90,7 @@ export async function messageCopy(deps: Deps, token: string): Promise<string | u
   if (!found) return undefined
   const prepared = preparedCampaign(found.campaign)
   if (prepared instanceof Error) return undefined
-  const links = trackingLinks(deps.config.publicUrl, token)
-  const variables = JSON.parse(found.message.variables) as Record<string, unknown>
-  return renderMessage(prepared, { to: found.message.email, variables, links, returnPath: '', messageId: '', listIdHeader: '' }).html
+  return renderMessage(prepared, addressingOf(deps.config, await signingKey(deps), found.message, prepared.listId)).html
 }
 
 /** The campaign's archived copy: its HTML without anyone's variables, links leading straight to their targets. */

@@ -1,18 +1,25 @@
-// The account's outbox (a Tidings extension): the emails the service sent or captured for it, so that with
-// no SMTP relay configured (the capture channel) they can still be read, e.g. by tests of other software.
+// The account's outbox (a Tidings extension): the emails the service sent or captured for it, and with
+// `campaign_id` a campaign's messages, so that with no SMTP relay configured (the capture channel) they can
+// still be read, e.g. by tests of other software.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import * as outbox from '../../services/outbox.js'
+import { listCampaignOutbox } from '../../services/campaign-outbox.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { PageQuery, responses, toPage } from '../schemas/common.js'
 
 const MAX_PAGE = 100
 
+const OutboxQuery = Type.Object({
+  ...PageQuery.properties,
+  campaign_id: Type.Optional(Type.Integer({ minimum: 1, description: "a campaign's messages, rendered as they were sent, instead of the service emails" })),
+})
+
 const OutboxItem = Type.Object({
   id: Type.Integer(),
-  kind: Type.String({ description: 'confirmation or sender_code' }),
+  kind: Type.String({ description: 'confirmation, sender_code or campaign' }),
   from_email: Type.String(),
   from_name: Type.String(),
   to: Type.String(),
@@ -26,7 +33,7 @@ const OutboxItem = Type.Object({
   sent: Type.Union([Type.String(), Type.Null()]),
 })
 
-export function toWireOutboxEmail(email: outbox.OutboxEmail) {
+export function toWireOutboxEmail(email: outbox.ListedEmail) {
   return {
     id: email.id,
     kind: email.kind,
@@ -53,11 +60,16 @@ export function outboxRoutes(deps: Deps) {
         schema: {
           tags: ['Outbox (Tidings extension)'],
           summary: 'Emails the service sent or captured for the account, oldest first',
-          querystring: PageQuery,
-          response: responses(Type.Array(OutboxItem), 422),
+          querystring: OutboxQuery,
+          response: responses(Type.Array(OutboxItem), 404, 422),
         },
       },
-      async (request) => (await outbox.listOutbox(deps.db, request.accountId, toPage(request.query, MAX_PAGE))).map(toWireOutboxEmail),
+      async (request) => {
+        const page = toPage(request.query, MAX_PAGE)
+        const { campaign_id: campaignId } = request.query
+        const emails = campaignId === undefined ? await outbox.listOutbox(deps.db, request.accountId, page) : await listCampaignOutbox(deps, request.accountId, campaignId, page)
+        return emails.map(toWireOutboxEmail)
+      },
     )
   }
 }

@@ -1,18 +1,22 @@
-// `tidings outbox --account ID`: the emails the service sent or captured for an account (JSON).
+// `tidings outbox --account ID [--campaign ID]`: the emails the service sent or captured for an account (JSON).
 import type { Command } from 'commander'
 import { listOutbox } from '../../services/outbox.js'
+import { listCampaignOutbox } from '../../services/campaign-outbox.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 export function registerOutboxCommand(program: Command): void {
   program
     .command('outbox')
-    .description('Emails sent or captured for an account, oldest first (JSON)')
+    .description('Emails sent or captured for an account, or the messages of one of its campaigns, oldest first (JSON)')
     .requiredOption('--account <id>', 'account id')
     .option('--limit <n>', 'at most this many', '100')
     .option('--offset <n>', 'skip this many', '0')
-    .action((options: { account: string; limit: string; offset: string }, command: Command) =>
-      withDeps(command, async (deps) =>
-        printJson(await listOutbox(deps.db, parseId(options.account), { limit: parseId(options.limit), offset: Number(options.offset) || 0 })),
-      ),
+    .option('--campaign <id>', "the campaign's messages instead of the service emails")
+    .action((options: { account: string; limit: string; offset: string; campaign?: string }, command: Command) =>
+      withDeps(command, async (deps) => {
+        const accountId = parseId(options.account)
+        const page = { limit: parseId(options.limit), offset: Number(options.offset) || 0 }
+        printJson(options.campaign === undefined ? await listOutbox(deps.db, accountId, page) : await listCampaignOutbox(deps, accountId, parseId(options.campaign), page))
+      }),
     )
 }

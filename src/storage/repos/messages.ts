@@ -19,6 +19,9 @@ export const MESSAGE_STATUS = {
   notSent: 13,
 } as const
 
+/** provider_id of a message the capture channel kept instead of sending. */
+export const CAPTURED = 'capture'
+
 /** A message in one of these may still be sent; every other status is final. */
 export const UNFINISHED: readonly number[] = [MESSAGE_STATUS.queued, MESSAGE_STATUS.retrying]
 /** Reached the recipient's server: opens, clicks and unsubscribes may follow. */
@@ -147,20 +150,19 @@ export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; 
 }
 
 export type MessageOutcome =
-  | { id: number; kind: 'sent'; status: number; providerId: string }
+  | { id: number; kind: 'sent'; captured: boolean }
   | { id: number; kind: 'retry'; error: string; retryAt: number }
   | { id: number; kind: 'final'; status: number; error: string }
 
 /** Records the outcomes of one claim; rows whose lease is no longer `leaseUntil` are left to their new holder. */
 export async function recordOutcomes(db: Kysely<Database>, leaseUntil: number, outcomes: readonly MessageOutcome[], now: number): Promise<void> {
   const held = (ids: number[]) => db.updateTable('messages').where('id', 'in', ids).where('locked_until', '=', leaseUntil).where('queued', '=', 1)
-  const sent = outcomes.filter((o) => o.kind === 'sent')
-  // Successes share every value but the provider id: one statement per status when the ids are ours anyway.
-  for (const status of new Set(sent.map((o) => o.status))) {
-    const ids = sent.filter((o) => o.status === status).map((o) => o.id)
+  // Successes share every value (the relay's id is our own Message-ID): one statement for many rows.
+  for (const captured of [false, true]) {
+    const ids = outcomes.filter((o) => o.kind === 'sent' && o.captured === captured).map((o) => o.id)
     for (let i = 0; i < ids.length; i += 500) {
       await held(ids.slice(i, i + 500))
-        .set({ status, queued: 0, locked_until: null, sent_at: now, last_error: null, updated_at: now })
+        .set({ status: MESSAGE_STATUS.delivered, queued: 0, locked_until: null, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null, updated_at: now })
         .execute()
     }
   }
@@ -265,6 +267,12 @@ export async function opensByCountry(db: Kysely<Database>, campaignId: number): 
 export async function findMessage(db: Kysely<Database>, id: number): Promise<MessageRow | undefined> {
   const row = await db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst()
   return row && toMessage(row)
+}
+
+/** A page of a campaign's messages, in id order. */
+export async function listMessages(db: Kysely<Database>, campaignId: number, page: { limit: number; offset: number }): Promise<(MessageRow & { captured: boolean })[]> {
+  const rows = await db.selectFrom('messages').selectAll().where('campaign_id', '=', campaignId).orderBy('id').limit(page.limit).offset(page.offset).execute()
+  return rows.map((r) => ({ ...toMessage(r), captured: r.provider_id === CAPTURED }))
 }
 
 export async function findMessageByEmail(db: Kysely<Database>, campaignId: number, email: string): Promise<MessageRow | undefined> {

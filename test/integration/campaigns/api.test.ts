@@ -107,6 +107,9 @@ for (const dialect of DIALECTS) {
       assert.equal(await campaignStatus(t, setup, test.id), 8)
       const sent = await t.deps.db.selectFrom('messages').select(['email', 'status']).where('campaign_id', '=', test.id).execute()
       assert.deepEqual(sent, [{ email: setup.sender, status: 2 }])
+      const outbox = (await t.call(setup.account, { method: 'GET', url: `/outbox?campaign_id=${test.id}` })).json<{ kind: string; to: string; subject: string; html: string; status: string }[]>()
+      assert.deepEqual(outbox.map((e) => [e.kind, e.to, e.subject, e.status]), [['campaign', setup.sender, 'Hi News', 'captured']])
+      assert.match(outbox[0]!.html, /<h1>Hello News<\/h1>/, 'the captured email as it was rendered')
       assert.equal(await campaignStatus(t, setup, draft.id), 26)
       assert.equal((await t.deps.db.selectFrom('messages').select('id').where('campaign_id', '=', draft.id).execute()).length, 0)
     })
@@ -162,6 +165,7 @@ for (const dialect of DIALECTS) {
         ['GET', `/campaigns/${own}/countries`],
         ['GET', `/campaigns/${own}/referrals`],
         ['GET', `/campaigns/${own}/email/${setup.emails[0]}`],
+        ['GET', `/outbox?campaign_id=${own}`],
       ] as const) {
         const answer = await t.call(other, { method, url, payload })
         assert.equal(answer.statusCode, 404, `${method} ${url}`)
