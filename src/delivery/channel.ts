@@ -15,6 +15,8 @@ export interface OutboundEmail {
   amp?: string
   /** Files, decoded once per campaign and shared by its messages. */
   attachments?: readonly { filename: string; content: Buffer }[]
+  /** The whole MIME message when the caller built it (campaigns: delivery/email/mime.ts); the fields above describe it. */
+  raw?: string
 }
 
 export type SendResult =

@@ -22,6 +22,8 @@ import { Poller } from './poller.js'
 export interface CampaignSenderOptions {
   pollMs?: number
   batchSize?: number
+  /** Batches in flight at once: while one waits for the relay, the next is claimed and rendered. */
+  parallelBatches?: number
   leaseMs?: number
   maxAttempts?: number
 }
@@ -35,7 +37,7 @@ const MAX_ERROR_LENGTH = 1000
 
 export class CampaignSender {
   private readonly log: Logger
-  private readonly poller: Poller
+  private readonly pollers: Poller[]
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly maxAttempts: number
@@ -51,15 +53,16 @@ export class CampaignSender {
     this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
     this.maxAttempts = options.maxAttempts ?? 8
     this.limiter = new RateLimiter(deps.config.emailRatePerSecond)
-    this.poller = new Poller(() => this.sendDue(), { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages' })
+    const poll = { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages' }
+    this.pollers = Array.from({ length: options.parallelBatches ?? 4 }, () => new Poller(() => this.sendDue(), poll))
   }
 
   start(): void {
-    this.poller.start()
+    for (const poller of this.pollers) poller.start()
   }
 
-  stop(): Promise<void> {
-    return this.poller.stop()
+  async stop(): Promise<void> {
+    await Promise.all(this.pollers.map((poller) => poller.stop()))
   }
 
   /** Claims one batch of due messages, sends it and records the results; returns how many were claimed. */

@@ -6,6 +6,7 @@ import { textFromHtml } from '../../lib/html-text.js'
 import { linkMarkerVariables, prepareTrackedHtml } from '../../lib/tracked-html.js'
 import type { CampaignRow } from '../../storage/repos/campaigns.js'
 import type { OutboundEmail } from '../channel.js'
+import { buildMime, prepareMimeFrame, type MimeFrame } from './mime.js'
 
 export interface PreparedCampaign {
   campaignId: number
@@ -19,6 +20,8 @@ export interface PreparedCampaign {
   from: { email: string; name: string }
   attachments: { filename: string; content: Buffer }[]
   listId: number | undefined
+  /** The MIME parts every message shares. */
+  mime: MimeFrame
 }
 
 /** The URLs of one message's tracking endpoints (services/tracking-links.ts). */
@@ -49,6 +52,8 @@ export function prepareCampaign(campaign: CampaignRow): PreparedCampaign | Error
   for (const [part, compiled] of [['subject', subject], ['body', html], ['text', text], ['body_amp', amp]] as const) {
     if (compiled instanceof Error) return new Error(`the campaign's ${part} is not a valid template: ${compiled.message}`)
   }
+  const from = { email: campaign.senderEmail, name: campaign.senderName }
+  const attachments = campaign.attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content, 'base64') }))
   return {
     campaignId: campaign.id,
     accountId: campaign.accountId,
@@ -57,9 +62,10 @@ export function prepareCampaign(campaign: CampaignRow): PreparedCampaign | Error
     html: html as Render,
     text: text as Render,
     amp: amp as Render | undefined,
-    from: { email: campaign.senderEmail, name: campaign.senderName },
-    attachments: campaign.attachments.map((a) => ({ filename: a.filename, content: Buffer.from(a.content, 'base64') })),
+    from,
+    attachments,
     listId: campaign.listIds[0],
+    mime: prepareMimeFrame(from, attachments),
   }
 }
 
@@ -83,7 +89,7 @@ export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing):
     __tidings_open: m.links.open,
     ...linkMarkerVariables(prepared.links.map((_, i) => m.links.click(i))),
   }
-  return {
+  const email: OutboundEmail = {
     from: prepared.from,
     to: m.to,
     subject: prepared.subject(variables),
@@ -101,6 +107,7 @@ export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing):
       Precedence: 'bulk',
     },
   }
+  return { ...email, raw: buildMime(prepared.mime, email, new Date()) }
 }
 
 function appendToBody(html: string, fragment: string): string {

@@ -16,10 +16,17 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
   // nodemailer reads transport options from the URL's query: a pool unless the operator's URL says otherwise.
   const url = new URL(options.url)
   if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true')
-  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(options.maxConnections ?? 5))
+  if (!url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(options.maxConnections ?? 10))
+  // nodemailer's pool closes a connection after 100 messages by default; a campaign keeps it instead.
+  if (!url.searchParams.has('maxMessages')) url.searchParams.set('maxMessages', 'Infinity')
   const transport = nodemailer.createTransport(url.toString(), options.dkim ? { dkim: options.dkim } : {})
   const sendOne = async (email: OutboundEmail): Promise<SendResult> => {
     try {
+      const envelope = { from: email.returnPath ?? email.from.email, to: email.to }
+      if (email.raw !== undefined) {
+        const info = await transport.sendMail({ raw: email.raw, envelope })
+        return { ok: true, providerId: info.messageId }
+      }
       const info = await transport.sendMail({
         from: { name: email.from.name, address: email.from.email },
         to: email.to,
@@ -30,7 +37,7 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
         messageId: email.messageId && `<${email.messageId}>`,
         amp: email.amp,
         attachments: email.attachments?.map((a) => ({ filename: a.filename, content: a.content })),
-        envelope: { from: email.returnPath ?? email.from.email, to: email.to },
+        envelope,
       })
       return { ok: true, providerId: info.messageId }
     } catch (err) {

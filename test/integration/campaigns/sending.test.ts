@@ -8,6 +8,7 @@ import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, campaignStatus, createCampaign, dispatcher } from '../../helpers/campaigns.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import type { EmailChannel } from '../../../src/delivery/channel.js'
+import { allowAmp } from '../../../src/services/accounts.js'
 
 for (const dialect of DIALECTS) {
   describe(`campaign sending on ${dialect}`, () => {
@@ -60,7 +61,7 @@ for (const dialect of DIALECTS) {
       const head = first.raw.toString('utf8').split('\r\n\r\n')[0]!.replace(/\r\n\s+/g, ' ')
       assert.match(head, /^List-Unsubscribe: <https:\/\/news\.example\.org\/t\/[^/\s]+\/unsubscribe>$/m)
       assert.match(head, /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m)
-      assert.match(head, new RegExp(`^List-ID: <l${setup.bookId}\\.a${setup.account.id}\\.bounces\\.example\\.org>$`, 'm'))
+      assert.match(head, new RegExp(`^List-Id: <l${setup.bookId}\\.a${setup.account.id}\\.bounces\\.example\\.org>$`, 'mi'))
       assert.doesNotMatch(String(mail.html), /shop\.example/, 'links go through the click tracker')
       assert.match(String(mail.html), /https:\/\/news\.example\.org\/t\/[^/]+\/c\/0/)
       assert.match(String(mail.html), /open\.gif/)
@@ -78,6 +79,34 @@ for (const dialect of DIALECTS) {
       assert.match(String(perAddress.send_date), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
       const stats = (await t.call(setup.account, { method: 'GET', url: `/emails/${setup.emails[3]}/campaigns` })).json<{ statistic: { sent: number } }>()
       assert.equal(stats.statistic.sent, 1)
+    })
+
+    it('keeps attachments, the AMP part and non-ASCII names and subjects intact in the MIME it builds', async () => {
+      const setup = await campaignSetup(t, 2)
+      await allowAmp(t.deps, setup.account.id, true)
+      const amp = '<!doctype html><html ⚡4email><head><meta charset="utf-8"></head><body>AMP {{name}}</body></html>'
+      const created = await createCampaign(t, setup, {
+        sender_name: 'Новини Ünïcode',
+        subject: 'Привіт {{name}} – ✓',
+        attachments: { 'notes.txt': 'plain text ✓' },
+        attachments_binary: { 'data.bin': Buffer.from([0, 1, 2, 255]).toString('base64') },
+        body_amp: Buffer.from(amp).toString('base64'),
+      })
+      assert.equal(created.statusCode, 200, created.body)
+      await dispatcher(t, channel).drain()
+      const mail = sink.received.find((r) => r.envelopeTo[0] === setup.emails[1])!.mail
+      assert.equal(mail.subject, 'Привіт Reader 1 – ✓')
+      assert.equal(mail.from?.value[0]?.name, 'Новини Ünïcode')
+      // mailparser lists the AMP part among attachments, without a file name.
+      assert.deepEqual(mail.attachments.filter((a) => a.filename).map((a) => [a.filename, a.content.toString('hex')]), [
+        ['notes.txt', Buffer.from('plain text ✓').toString('hex')],
+        ['data.bin', '000102ff'],
+      ])
+      assert.match(String(mail.html), /Hello Reader 1/)
+      assert.match(String(mail.text), /Reader 1/)
+      const raw = sink.received.find((r) => r.envelopeTo[0] === setup.emails[1])!.raw.toString()
+      assert.match(raw, /Content-Type: text\/x-amp-html; charset=utf-8/)
+      assert.match(raw.replace(/=\r\n/g, ''), /AMP Reader 1/)
     })
 
     it('retries recipients refused with 451 and delivers them once the time comes', async () => {

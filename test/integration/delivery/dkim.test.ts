@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { createHash, createVerify, generateKeyPairSync } from 'node:crypto'
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { emailChannel } from '../../../src/delivery/registry.js'
+import { buildMime, prepareMimeFrame } from '../../../src/delivery/email/mime.js'
 
 /** RFC 6376 3.4.4: relaxed body canonicalisation. */
 function relaxedBody(body: string): string {
@@ -67,6 +68,23 @@ describe('DKIM signing', () => {
       // The check can fail: the same message with its subject changed no longer verifies.
       const tampered = received.raw.toString('latin1').replace('Subject: Signed', 'Subject: Forged')
       assert.equal(verifyDkim(tampered, publicKey).valid, false)
+    } finally {
+      await channel.close()
+    }
+  })
+
+  it('signs campaign messages whose MIME Tidings built itself', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
+    const channel = emailChannel({ smtpUrl: sink.url, dkimDomain: 'example.org', dkimSelector: 'mail2026', dkimPrivateKey: privateKey })
+    try {
+      const from = { email: 'news@example.org', name: 'Новини' }
+      const email = { from, to: 'campaign@example.com', subject: 'Привіт', html: '<p>Hello</p>', text: 'Hello', messageId: '1.1.tidings@example.org', headers: { 'List-Id': '<l1.a1.example.org>' } }
+      const raw = buildMime(prepareMimeFrame(from, [{ filename: 'a.txt', content: Buffer.from('x') }]), email, new Date())
+      const [result] = await channel.send([{ ...email, raw }])
+      assert.equal(result?.ok, true)
+      const received = sink.received.find((r) => r.envelopeTo.includes('campaign@example.com'))
+      assert.ok(received, 'the campaign message arrived')
+      assert.deepEqual(verifyDkim(received.raw.toString('latin1'), publicKey), { domain: 'example.org', selector: 'mail2026', bodyHashMatches: true, valid: true })
     } finally {
       await channel.close()
     }
