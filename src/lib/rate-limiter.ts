@@ -13,17 +13,18 @@ export class RateLimiter {
   }
 
   async take(units: number): Promise<void> {
-    if (this.perSecond <= 0) return
-    this.refill()
-    this.tokens -= units
-    if (this.tokens >= 0) return
-    // In debt: wait until the bucket has refilled what was overspent.
-    await new Promise((resolve) => setTimeout(resolve, (-this.tokens / this.perSecond) * 1000))
+    const waitMs = this.reserve(units)
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs))
   }
 
-  private refill(): void {
+  /** Spends `units` now and returns how long (ms) the caller must wait before using them. */
+  reserve(units: number): number {
+    if (this.perSecond <= 0) return 0
     const now = this.clock()
     this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond)
     this.last = now
+    this.tokens -= units
+    // In debt: the wait until the bucket has refilled what was overspent.
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.perSecond) * 1000
   }
 }

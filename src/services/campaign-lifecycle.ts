@@ -81,7 +81,7 @@ async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campai
 
 /** Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. */
 export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
-  if ((await messagesRepo.countUnfinished(db, campaignId)) > 0) return
+  if (await messagesRepo.hasUnfinished(db, campaignId)) return
   const extra = { finished_at: now }
   if (await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
   await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })

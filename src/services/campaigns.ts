@@ -8,6 +8,7 @@ import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
 import { AppError } from './errors.js'
 import { requireActiveSender } from './senders.js'
+import { requirePlan } from './plans.js'
 import { ampOf, attachmentsOf, contentOf, draftOf, listsOf, sendTimeOf, type CreateCampaignInput } from './campaign-input.js'
 import { finishIfDone, queueSnapshot, settleCharge } from './campaign-lifecycle.js'
 import type { Deps, Page } from './types.js'
@@ -39,6 +40,7 @@ export async function createCampaign(deps: Deps, accountId: number, input: Creat
   const { sendAt, scheduled } = sendTimeOf(input.send_date, now)
   const attachments = attachmentsOf(input)
   const bodyAmp = await ampOf(deps, accountId, input.body_amp)
+  if (input.use_dynamic_list) await requirePlan(deps, accountId, 'dynamicLists')
   const account = await accountsRepo.findAccountById(deps.db, accountId)
   if (!account) throw campaignNotFound()
 

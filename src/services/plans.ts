@@ -5,10 +5,10 @@ import { PLANS, type Plan } from './accounts.js'
 import { AppError } from './errors.js'
 import type { Deps } from './types.js'
 
-export type Feature = 'tags'
+export type Feature = 'tags' | 'dynamicLists'
 
-/** API.md 2.6: tags are available on the Pro plan and above. */
-const MINIMUM_PLAN: Record<Feature, Plan> = { tags: 'pro' }
+/** API.md 2.6 and 8: tags on the Pro plan and above, dynamic lists on any paid plan. */
+const MINIMUM_PLAN: Record<Feature, Plan> = { tags: 'pro', dynamicLists: 'standard' }
 
 /** Throws SendPulse's published tariff exception unless the account's plan includes the feature. */
 export async function requirePlan(deps: Deps, accountId: number, feature: Feature): Promise<void> {

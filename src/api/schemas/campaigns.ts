@@ -104,6 +104,7 @@ export const Campaign = Type.Object({
   message: Type.Object({ ...messageFields, body: Type.String({ description: 'HTML' }), preheader: Type.String() }),
   external_stat: Type.Object({ check_open_email: Type.Boolean(), check_redirect_link: Type.Boolean() }),
   permalink: Type.String(),
+  skipped_email_qty: Type.Integer({ description: 'Tidings extension: contacts of the lists left out (not active, blacklisted, or already on another of the lists)' }),
   statistics: Type.Object({
     general: Type.Array(Type.Object({ code: Type.Integer(), count: Type.Integer(), explain: Type.String() })),
     clicks: Type.Array(Type.Object({ url: Type.String(), count: Type.Integer() })),

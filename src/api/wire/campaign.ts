@@ -97,6 +97,7 @@ export function toWireCampaign(campaign: Campaign, extra: { totals?: MessageTota
     },
     external_stat: { check_open_email: campaign.trackOpens, check_redirect_link: campaign.trackClicks },
     permalink: extra.permalink,
+    skipped_email_qty: campaign.skippedQty,
     statistics: {
       general: [...totals.byStatus.entries()]
         .filter(([, count]) => count > 0)

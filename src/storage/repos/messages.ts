@@ -175,14 +175,10 @@ export async function recordOutcomes(db: Kysely<Database>, leaseUntil: number, o
   }
 }
 
-export async function countUnfinished(db: Kysely<Database>, campaignId: number): Promise<number> {
-  const row = await db
-    .selectFrom('messages')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('campaign_id', '=', campaignId)
-    .where('status', 'in', [...UNFINISHED])
-    .executeTakeFirstOrThrow()
-  return Number(row.count)
+/** Whether any message of the campaign may still be sent: one index probe, asked after every batch. */
+export async function hasUnfinished(db: Kysely<Database>, campaignId: number): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).where('status', 'in', [...UNFINISHED]).limit(1).executeTakeFirst()
+  return row !== undefined
 }
 
 export async function countMessages(db: Kysely<Database>, campaignId: number, statuses?: readonly number[]): Promise<number> {

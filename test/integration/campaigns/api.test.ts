@@ -140,6 +140,44 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.statusCode, 422)
     })
 
+    it('leaves out unsubscribed, blacklisted and repeated addresses, and counts them', async () => {
+      const s = await campaignSetup(t, 4)
+      const second = (await t.call(s.account, { method: 'POST', url: '/addressbooks', payload: { bookName: `second ${s.bookId}` } })).json<{ id: number }>().id
+      await t.call(s.account, { method: 'POST', url: `/addressbooks/${second}/emails`, payload: { emails: [s.emails[0], 'only.second@example.com'] } })
+      await t.call(s.account, { method: 'POST', url: `/addressbooks/${s.bookId}/emails/unsubscribe`, payload: { emails: [s.emails[1]] } })
+      await t.call(s.account, { method: 'POST', url: '/blacklist', payload: { emails: base64(s.emails[2]!) } })
+      const created = (await createCampaign(t, s, { list_id: [s.bookId, second] })).json<{ id: number }>()
+      await dispatcher(t, captureChannel()).drain()
+      const detail = (await t.call(s.account, { method: 'GET', url: `/campaigns/${created.id}` })).json<{ all_email_qty: number; skipped_email_qty: number }>()
+      assert.deepEqual([detail.all_email_qty, detail.skipped_email_qty], [3, 3], 'reader0 once, reader3, only.second; reader1, reader2 and the second reader0 left out')
+      const to = await t.deps.db.selectFrom('messages').select('email').where('campaign_id', '=', created.id).orderBy('email').execute()
+      assert.deepEqual(to.map((m) => m.email), ['only.second@example.com', s.emails[0], s.emails[3]].sort())
+    })
+
+    it('reads a dynamic list when a scheduled campaign starts, so contacts added until then receive it', async () => {
+      const s = await campaignSetup(t, 2)
+      const created = (await createCampaign(t, s, { send_date: toWireDate(t.clock.now + 3_600_000), use_dynamic_list: true })).json<{ id: number }>()
+      await t.call(s.account, { method: 'POST', url: `/addressbooks/${s.bookId}/emails`, payload: { emails: ['late.joiner@example.com'] } })
+      const d = dispatcher(t, captureChannel())
+      await d.drain()
+      assert.equal(await campaignStatus(t, s, created.id), 13, 'nothing copied before the sending time')
+      t.clock.advance(3_600_000)
+      await d.drain()
+      assert.equal(await campaignStatus(t, s, created.id), 3)
+      const to = await t.deps.db.selectFrom('messages').select('email').where('campaign_id', '=', created.id).execute()
+      assert.ok(to.some((m) => m.email === 'late.joiner@example.com'), 'the contact added after creation got it')
+      const free = await startTestApp(dialect)
+      try {
+        const onFree = await campaignSetup(free, 1)
+        await free.deps.db.updateTable('accounts').set({ plan: 'free' }).where('id', '=', onFree.account.id).execute()
+        const refused = await createCampaign(free, onFree, { use_dynamic_list: true })
+        assert.equal(refused.statusCode, 403, refused.body)
+        assert.equal(refused.json<{ error_code: number }>().error_code, 3030303030, 'dynamic lists need a paid plan')
+      } finally {
+        await free.close()
+      }
+    })
+
     it('lists campaigns with statistics, filtered by status and ordered', async () => {
       const list = (await t.call(setup.account, { method: 'GET', url: '/campaigns?limit=100' })).json<{ id: number; status: number; statistics: Record<string, number>; overdraft_price: number; message: { list_id: number } }[]>()
       assert.ok(list.length >= 4, `campaigns listed: ${list.length}`)
