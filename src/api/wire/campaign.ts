@@ -61,16 +61,20 @@ function commonFields(campaign: Campaign) {
   }
 }
 
+function messageFields(campaign: Campaign) {
+  return {
+    sender_name: campaign.senderName,
+    sender_email: campaign.senderEmail,
+    subject: campaign.subject,
+    attachments: attachmentNames(campaign),
+    list_id: campaign.listIds[0] ?? 0,
+  }
+}
+
 export function toWireCampaignItem(campaign: Campaign, totals = EMPTY_TOTALS) {
   return {
     ...commonFields(campaign),
-    message: {
-      sender_name: campaign.senderName,
-      sender_email: campaign.senderEmail,
-      subject: campaign.subject,
-      attachments: attachmentNames(campaign),
-      list_id: campaign.listIds[0] ?? 0,
-    },
+    message: messageFields(campaign),
     statistics: {
       sent: totals.sent,
       delivered: countOf(totals, DELIVERED),
@@ -86,15 +90,7 @@ export function toWireCampaign(campaign: Campaign, extra: { totals?: MessageTota
   const totals = extra.totals ?? EMPTY_TOTALS
   return {
     ...commonFields(campaign),
-    message: {
-      sender_name: campaign.senderName,
-      sender_email: campaign.senderEmail,
-      subject: campaign.subject,
-      body: campaign.body,
-      preheader: '',
-      attachments: attachmentNames(campaign),
-      list_id: campaign.listIds[0] ?? 0,
-    },
+    message: { ...messageFields(campaign), body: campaign.body, preheader: '' },
     external_stat: { check_open_email: campaign.trackOpens, check_redirect_link: campaign.trackClicks },
     permalink: extra.permalink,
     skipped_email_qty: campaign.skippedQty,

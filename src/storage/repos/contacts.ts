@@ -1,7 +1,7 @@
 // Contacts of mailing lists: pages, look-ups by address, status changes (bulk upserts: contact-upserts.ts).
 // Every function that adds, removes or changes the status or phone of contacts also updates contact_counts,
 // in one transaction.
-import { sql, type Kysely, type Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely'
 import type { ContactsTable, Database } from '../tables.js'
 import { isPostgres } from '../migrations/helpers.js'
 import type { Page } from '../../services/types.js'
@@ -131,32 +131,26 @@ export async function setContactStatus(
   change: { bookId: number; emails: string[]; status: number; now: number; onlyFrom?: readonly number[] },
 ): Promise<number> {
   if (change.emails.length === 0) return 0
-  return inTransaction(db, async (tx) => {
-    let query = tx
-      .selectFrom('contacts')
-      .select(['id', 'address_book_id', 'status', 'phone'])
-      .where('address_book_id', '=', change.bookId)
-      .where('email', 'in', change.emails)
-      .where('status', '<>', change.status)
-    if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
-    const rows = await forChange(tx, query).execute()
-    if (rows.length === 0) return 0
-    await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()
-    await applyCountChanges(tx, [...countsOf(rows, -1), ...countsOf(rows, 1, change.status)])
-    return rows.length
-  })
+  return changeStatus(db, change, (query) => query.where('address_book_id', '=', change.bookId).where('email', 'in', change.emails))
 }
 
 /** Sets the status of contacts by id, only those in `onlyFrom`; returns how many changed. */
 export async function setStatusOfIds(db: Kysely<Database>, change: { ids: number[]; status: number; onlyFrom: readonly number[]; now: number }): Promise<number> {
   if (change.ids.length === 0) return 0
+  return changeStatus(db, change, (query) => query.where('id', 'in', change.ids))
+}
+
+type StatusCandidates = SelectQueryBuilder<Database, 'contacts', Pick<Selectable<ContactsTable>, 'id' | 'address_book_id' | 'status' | 'phone'>>
+
+/** Moves the contacts `select` picks to `status` (from `onlyFrom` when given), their counts with them. */
+function changeStatus(
+  db: Kysely<Database>,
+  change: { status: number; now: number; onlyFrom?: readonly number[] },
+  select: (query: StatusCandidates) => StatusCandidates,
+): Promise<number> {
   return inTransaction(db, async (tx) => {
-    const query = tx
-      .selectFrom('contacts')
-      .select(['id', 'address_book_id', 'status', 'phone'])
-      .where('id', 'in', change.ids)
-      .where('status', 'in', [...change.onlyFrom])
-      .where('status', '<>', change.status)
+    let query = select(tx.selectFrom('contacts').select(['id', 'address_book_id', 'status', 'phone'])).where('status', '<>', change.status)
+    if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
     const rows = await forChange(tx, query).execute()
     if (rows.length === 0) return 0
     await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()

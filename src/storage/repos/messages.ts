@@ -103,16 +103,8 @@ export async function insertMessage(
     .execute()
 }
 
-export interface ClaimedMessage {
-  id: number
-  campaignId: number
-  accountId: number
-  contactId: number | null
-  bookId: number | null
-  email: string
-  variables: string
-  attempts: number
-}
+/** A claimed message: its attempts count the claim that took it. */
+export type ClaimedMessage = MessageRow
 
 /**
  * Claims due messages: each is leased until `leaseUntil`, which also fences the results (only the holder of
@@ -133,20 +125,9 @@ export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; 
     .updateTable('messages')
     .set((eb) => ({ locked_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', due)
-    .returning(['id', 'campaign_id', 'account_id', 'contact_id', 'address_book_id', 'email', 'variables', 'attempts'])
+    .returningAll()
     .execute()
-  return rows
-    .map((r) => ({
-      id: Number(r.id),
-      campaignId: Number(r.campaign_id),
-      accountId: Number(r.account_id),
-      contactId: r.contact_id === null ? null : Number(r.contact_id),
-      bookId: r.address_book_id === null ? null : Number(r.address_book_id),
-      email: r.email,
-      variables: r.variables,
-      attempts: Number(r.attempts),
-    }))
-    .sort((a, b) => a.id - b.id)
+  return rows.map(toMessage).sort((a, b) => a.id - b.id)
 }
 
 export type MessageOutcome =
