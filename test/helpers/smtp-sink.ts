@@ -2,7 +2,7 @@
 // refuse recipients with a given SMTP answer.
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
 import { simpleParser, type ParsedMail } from 'mailparser'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 
 export interface Received {
   envelopeFrom: string
@@ -19,12 +19,15 @@ export interface SmtpSink {
   refuse: (recipient: string) => { code: number; message: string } | undefined
   /** Milliseconds to wait before accepting each message: a slow relay. */
   delayMs: number
+  /** Cuts every open connection, without an answer, once this many messages were received in all. */
+  dropAfter: number | undefined
   close(): Promise<void>
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: Received[] = []
-  const sink: SmtpSink = { url: '', received, refuse: () => undefined, delayMs: 0, close: async () => {} }
+  const sink: SmtpSink = { url: '', received, refuse: () => undefined, delayMs: 0, dropAfter: undefined, close: async () => {} }
+  const sockets = new Set<Socket>()
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -35,6 +38,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }))
     },
     onData(stream, session, callback) {
+      if (sink.dropAfter !== undefined && received.length >= sink.dropAfter) {
+        sink.dropAfter = undefined
+        for (const socket of sockets) socket.destroy()
+        return
+      }
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
@@ -53,6 +61,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         )
       })
     },
+  })
+  server.server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.server.address() as AddressInfo

@@ -161,6 +161,35 @@ for (const dialect of DIALECTS) {
       for (const email of setup.emails) assert.equal(sink.received.filter((r) => r.envelopeTo[0] === email).length, 1, email)
     })
 
+    it('loses nothing when the relay cuts its connections in the middle of a batch', async () => {
+      const setup = await campaignSetup(t, 30)
+      const before = sink.received.length
+      sink.dropAfter = before + 10
+      const id = (await createCampaign(t, setup)).json<{ id: number }>().id
+      const d = dispatcher(t, channel)
+      await d.drain()
+      const cut = await t.deps.db.selectFrom('messages').select('id').where('campaign_id', '=', id).where('status', '=', 7).execute()
+      assert.ok(cut.length > 0 && sink.dropAfter === undefined, `the connections were cut: ${cut.length} messages wait for a retry`)
+      t.clock.advance(60_000)
+      await d.drain()
+      assert.equal(await campaignStatus(t, setup, id), 3)
+      const rows = await t.deps.db.selectFrom('messages').select('status').where('campaign_id', '=', id).execute()
+      assert.deepEqual([...new Set(rows.map((r) => r.status))], [2])
+      for (const email of setup.emails) assert.ok(sink.received.some((r) => r.envelopeTo[0] === email), `${email} arrived`)
+    })
+
+    it('ends a campaign whose lists hold no active address with status 12, and pays it all back', async () => {
+      const setup = await campaignSetup(t, 2)
+      await t.call(setup.account, { method: 'POST', url: `/addressbooks/${setup.bookId}/emails/unsubscribe`, payload: { emails: setup.emails } })
+      const balance = async () => (await t.call(setup.account, { method: 'GET', url: '/balance' })).json<{ balance_currency: number }>().balance_currency
+      const before = await balance()
+      const created = (await createCampaign(t, setup)).json<{ id: number; count: number }>()
+      assert.equal(created.count, 0)
+      await dispatcher(t, channel).drain()
+      assert.equal(await campaignStatus(t, setup, created.id), 12)
+      assert.equal(await balance(), before)
+    })
+
     it('stops a campaign canceled mid-send: nothing more goes out, the rest is "not sent" and paid back', async () => {
       const setup = await campaignSetup(t, 30)
       const balance = async () => (await t.call(setup.account, { method: 'GET', url: '/balance' })).json<{ balance_currency: number }>().balance_currency
