@@ -10,6 +10,7 @@ import * as tags from './services/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
 import { CampaignSender } from './dispatcher/campaign-sender.js'
+import { WebhookSender } from './dispatcher/webhook-sender.js'
 import { campaignJobHandlers } from './services/campaign-lifecycle.js'
 import { emailChannel } from './delivery/registry.js'
 import { startBounceListener, type BounceListener } from './delivery/email/bounce-listener.js'
@@ -73,21 +74,24 @@ export interface Stoppable {
   stop(): Promise<void>
 }
 
-/** The background work of a process: queued jobs, the outbox of service emails and campaign messages. */
+/** The background work of a process: queued jobs, the outbox of service emails, campaign messages and webhooks. */
 export function startDispatch(deps: Deps): Stoppable {
   const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
   const campaigns = new CampaignSender(deps, channel)
+  const webhooks = new WebhookSender(deps)
   jobs.start()
   outbox.start()
   campaigns.start()
+  webhooks.start()
   deps.log.info({ channel: channel.name }, 'dispatching jobs and email')
   return {
     stop: async () => {
       await jobs.stop()
       await outbox.stop()
       await campaigns.stop()
+      await webhooks.stop()
       await channel.close()
     },
   }

@@ -30,6 +30,9 @@ export const ConfigSchema = Type.Object({
   bounceDomain: Type.String(),
   bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
   trustProxy: Type.Boolean(),
+  webhookAllowPrivate: Type.Boolean(),
+  webhookTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
+  webhookRetryHours: Type.Number({ minimum: 0 }),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -109,6 +112,13 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   },
   bouncePort: { env: 'TIDINGS_BOUNCE_PORT', default: () => 0, description: 'Port of the inbound SMTP listener for bounces (DSN) and complaints (ARF); 0: off' },
   trustProxy: { env: 'TIDINGS_TRUST_PROXY', default: () => false, description: 'Read the client address from X-Forwarded-For (behind a reverse proxy): for the country of opens and the login throttle' },
+  webhookAllowPrivate: {
+    env: 'TIDINGS_WEBHOOK_ALLOW_PRIVATE',
+    default: () => false,
+    description: 'Let webhooks reach loopback, private, link-local and metadata addresses (self-hosted receivers, tests)',
+  },
+  webhookTimeoutSeconds: { env: 'TIDINGS_WEBHOOK_TIMEOUT', default: () => 10, description: 'Seconds a webhook receiver has to answer a delivery' },
+  webhookRetryHours: { env: 'TIDINGS_WEBHOOK_RETRY_HOURS', default: () => 24, description: 'Hours an event is retried for before it is marked failed' },
   secretKey: {
     env: 'TIDINGS_SECRET_KEY',
     default: () => '',

@@ -12,6 +12,7 @@ import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
 import { finishIfDone } from '../services/campaign-lifecycle.js'
+import { recordMessageEvents, type MessageEventSource } from '../services/events.js'
 import { addressingOf } from '../services/message-links.js'
 import { signingKey } from '../services/signing-key.js'
 import { RateLimiter } from '../lib/rate-limiter.js'
@@ -29,9 +30,12 @@ export interface CampaignSenderOptions {
 }
 
 interface SendingCampaign {
+  name: string
   status: number
   prepared: PreparedCampaign | Error
 }
+
+type Outcome = { recorded: messagesRepo.MessageOutcome; event: 'delivered' | 'soft_bounces' | 'hard_bounces'; reason?: string }
 
 const MAX_ERROR_LENGTH = 1000
 
@@ -94,14 +98,19 @@ export class CampaignSender {
     const results = sending.length > 0 ? await this.channel.send(sending.map((s) => s.email)) : []
     const done = this.deps.now()
     const bounced: number[] = []
+    const events = { delivered: [] as MessageEventSource[], soft_bounces: [] as MessageEventSource[], hard_bounces: [] as MessageEventSource[] }
     for (const [i, { message }] of sending.entries()) {
       const outcome = this.outcomeOf(message, results[i] ?? { ok: false, retryable: true, reason: 'no result from the channel' }, done)
       outcomes.push(outcome.recorded)
-      if (outcome.hardBounce && message.contactId !== null) bounced.push(message.contactId)
+      if (outcome.event === 'hard_bounces' && message.contactId !== null) bounced.push(message.contactId)
+      const status = outcome.recorded.kind === 'final' ? outcome.recorded.status : outcome.recorded.kind === 'retry' ? messagesRepo.MESSAGE_STATUS.retrying : messagesRepo.MESSAGE_STATUS.delivered
+      const extra = outcome.reason === undefined ? undefined : { status, bounce_reason: outcome.reason }
+      events[outcome.event].push({ ...message, campaignName: campaigns.get(message.campaignId)?.name ?? '', extra })
     }
     await this.deps.db.transaction().execute(async (tx) => {
       await messagesRepo.recordOutcomes(tx, leaseUntil, outcomes, done)
       await setStatusOfIds(tx, { ids: bounced, status: CONTACT_STATUS.bounced, onlyFrom: [CONTACT_STATUS.active], now: done })
+      for (const [action, sources] of Object.entries(events)) await recordMessageEvents(tx, action as keyof typeof events, sources, done)
       for (const campaignId of campaigns.keys()) await finishIfDone(tx, campaignId, done)
     })
     return claimed.length
@@ -116,16 +125,18 @@ export class CampaignSender {
     }
   }
 
-  private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): { recorded: messagesRepo.MessageOutcome; hardBounce: boolean } {
-    if (result.ok) return { recorded: { id: message.id, kind: 'sent', captured: result.captured === true }, hardBounce: false }
+  /** What a send result does to the message, and the event it makes (a bounce: hard when the address is bad). */
+  private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): Outcome {
+    if (result.ok) return { recorded: { id: message.id, kind: 'sent', captured: result.captured === true }, event: 'delivered' }
     const error = (result.code ? `${result.code} ${result.reason}` : result.reason).slice(0, MAX_ERROR_LENGTH)
     const answer = classifySmtpAnswer({ code: result.code, text: result.reason })
     if (result.retryable && message.attempts < this.maxAttempts) {
-      return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, hardBounce: false }
+      return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, event: 'soft_bounces', reason: error }
     }
     // Temporary failures that outlasted every attempt end as "unavailable".
     const status = result.retryable ? messagesRepo.MESSAGE_STATUS.unavailable : answer.statisticCode
-    return { recorded: { id: message.id, kind: 'final', status, error }, hardBounce: !result.retryable && answer.hard }
+    const hard = !result.retryable && answer.hard
+    return { recorded: { id: message.id, kind: 'final', status, error }, event: hard ? 'hard_bounces' : 'soft_bounces', reason: error }
   }
 
   /** The campaign of a batch's messages, its content prepared once per change of its row. */
@@ -134,6 +145,6 @@ export class CampaignSender {
     if (!row) return undefined
     const prepared = preparedCampaign(row)
     if (prepared instanceof Error) this.log.warn({ campaignId: id, err: prepared }, 'campaign content cannot be rendered')
-    return { status: row.status, prepared }
+    return { name: row.name, status: row.status, prepared }
   }
 }

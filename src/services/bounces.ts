@@ -7,6 +7,9 @@ import * as messagesRepo from '../storage/repos/messages.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { messageIdOfVerp } from './message-links.js'
 import { signingKey } from './signing-key.js'
+import { findCampaignById } from '../storage/repos/campaigns.js'
+import { recordMessageEvents } from './events.js'
+import type { WebhookAction } from './webhooks.js'
 import type { Deps } from './types.js'
 
 /** The message a VERP address stands for, when it is one of ours. */
@@ -31,12 +34,17 @@ export type ReportOutcome = 'recorded' | 'ignored' | 'unknown'
 /** Applies a report to its message and contact; 'unknown' when no message of ours matches it. */
 export async function recordReport(deps: Deps, messageId: number, report: BounceReport): Promise<ReportOutcome> {
   const message = await messagesRepo.findMessage(deps.db, messageId)
-  if (!message) return 'unknown'
+  const campaign = message && (await findCampaignById(deps.db, message.campaignId))
+  if (!message || !campaign) return 'unknown'
   const change = changeOf(report)
   if (!change) return 'ignored'
   const now = deps.now()
   await deps.db.transaction().execute(async (tx) => {
-    await messagesRepo.markReported(tx, message.id, { status: change.statisticCode, error: change.reason, now })
+    if (await messagesRepo.markReported(tx, message.id, { status: change.statisticCode, error: change.reason, now })) {
+      const extra = report.kind === 'arf' ? { status: change.statisticCode } : { status: change.statisticCode, bounce_reason: change.reason }
+      const source = { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
+      await recordMessageEvents(tx, change.event, [source], now)
+    }
     if (change.contactStatus !== undefined && message.contactId !== null) {
       await setStatusOfIds(tx, { ids: [message.contactId], status: change.contactStatus, onlyFrom: [CONTACT_STATUS.active, CONTACT_STATUS.new], now })
     }
@@ -44,8 +52,8 @@ export async function recordReport(deps: Deps, messageId: number, report: Bounce
   return 'recorded'
 }
 
-function changeOf(report: BounceReport): { statisticCode: number; reason: string; contactStatus?: number } | undefined {
-  if (report.kind === 'arf') return { statisticCode: report.statisticCode, reason: `complaint (${report.feedbackType})`, contactStatus: CONTACT_STATUS.complained }
+function changeOf(report: BounceReport): { statisticCode: number; reason: string; contactStatus?: number; event: WebhookAction } | undefined {
+  if (report.kind === 'arf') return { statisticCode: report.statisticCode, reason: `complaint (${report.feedbackType})`, contactStatus: CONTACT_STATUS.complained, event: 'spam' }
   // A relay's 250 already counted the message as delivered; only a failure changes it now.
   const failed = report.recipients.find((r) => r.action === 'failed')
   if (!failed) return undefined
@@ -53,5 +61,6 @@ function changeOf(report: BounceReport): { statisticCode: number; reason: string
     statisticCode: failed.statisticCode,
     reason: [failed.status, failed.diagnostic].filter(Boolean).join(' ') || 'delivery failed',
     contactStatus: failed.hard ? CONTACT_STATUS.bounced : undefined,
+    event: failed.hard ? 'hard_bounces' : 'soft_bounces',
   }
 }

@@ -10,6 +10,7 @@ import * as booksRepo from '../storage/repos/address-books.js'
 import { enqueueJob } from '../storage/repos/jobs.js'
 import type { Database } from '../storage/tables.js'
 import type { JobHandler } from '../dispatcher/jobs.js'
+import { recordCampaignStatus } from './events.js'
 import type { Deps } from './types.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo
@@ -67,24 +68,31 @@ async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campai
   const listed = campaign.listIds.reduce((sum, id) => sum + (counts.get(id)?.all ?? 0), 0)
   const extra = { all_email_qty: total, skipped_qty: Math.max(listed - total, 0) }
   if (total === 0) {
-    await campaignsRepo.moveStatus(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to: CAMPAIGN_STATUS.noActiveAddresses, now, extra: { ...extra, finished_at: now } })
+    await moveCampaign(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to: CAMPAIGN_STATUS.noActiveAddresses, now, extra: { ...extra, finished_at: now } })
     await settleCharge(tx, campaign, now)
     return
   }
   const held = deps.config.moderation === 'manual' && total >= MODERATED_FROM
   if (!held && deps.config.moderation === 'manual') await messagesRepo.releaseHeld(tx, campaign.id, now)
   const to = held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending
-  await campaignsRepo.moveStatus(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to, now, extra: { ...extra, started_at: now } })
+  await moveCampaign(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to, now, extra: { ...extra, started_at: now } })
   await settleCharge(tx, campaign, now)
   if (!held) await finishIfDone(tx, campaign.id, now)
+}
+
+/** Moves a campaign's status (campaignsRepo.moveStatus) and records the task_status_update event with it. */
+export async function moveCampaign(db: Kysely<Database>, change: campaignsRepo.StatusChange): Promise<boolean> {
+  const moved = await campaignsRepo.moveStatus(db, change)
+  if (moved) await recordCampaignStatus(db, { accountId: moved.accountId, campaignId: change.id, campaignName: moved.name, status: change.to }, change.now)
+  return moved !== undefined
 }
 
 /** Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. */
 export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
   if (await messagesRepo.hasUnfinished(db, campaignId)) return
   const extra = { finished_at: now }
-  if (await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
-  await campaignsRepo.moveStatus(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })
+  if (await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
+  await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })
 }
 
 /** Gives back what was written off for recipients without a message, or whose message was never sent. */

@@ -10,7 +10,7 @@ import { AppError } from './errors.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from './plans.js'
 import { ampOf, attachmentsOf, contentOf, draftOf, listsOf, sendTimeOf, type CreateCampaignInput } from './campaign-input.js'
-import { finishIfDone, queueSnapshot, settleCharge } from './campaign-lifecycle.js'
+import { finishIfDone, moveCampaign, queueSnapshot, settleCharge } from './campaign-lifecycle.js'
 import type { Deps, Page } from './types.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo
@@ -167,7 +167,7 @@ export async function cancelCampaign(deps: Deps, accountId: number, id: number):
 async function endEarly(deps: Deps, campaign: Campaign, to: number): Promise<void> {
   const now = deps.now()
   await deps.db.transaction().execute(async (tx) => {
-    const moved = await campaignsRepo.moveStatus(tx, { id: campaign.id, from: campaignsRepo.OPEN_STATUSES, to, now, extra: { finished_at: now } })
+    const moved = await moveCampaign(tx, { id: campaign.id, from: campaignsRepo.OPEN_STATUSES, to, now, extra: { finished_at: now } })
     if (!moved) throw new AppError('invalid', 'The campaign is over: it can no longer be canceled')
     await messagesRepo.endUnsent(tx, campaign.id, now)
     await settleCharge(tx, campaign, now)
@@ -183,7 +183,7 @@ export async function listAwaitingModeration(deps: Deps): Promise<Campaign[]> {
 export async function approveCampaign(deps: Deps, id: number): Promise<void> {
   const now = deps.now()
   await deps.db.transaction().execute(async (tx) => {
-    if (!(await campaignsRepo.moveStatus(tx, { id, from: [CAMPAIGN_STATUS.pending], to: CAMPAIGN_STATUS.sending, now }))) {
+    if (!(await moveCampaign(tx, { id, from: [CAMPAIGN_STATUS.pending], to: CAMPAIGN_STATUS.sending, now }))) {
       throw new AppError('invalid', `Campaign ${id} is not waiting for moderation`)
     }
     await messagesRepo.releaseHeld(tx, id, now)

@@ -2,6 +2,7 @@
 // confirmations), listing, reading, deleting, unsubscribing, variables and phone.
 import * as contactsRepo from '../storage/repos/contacts.js'
 import { upsertContacts } from '../storage/repos/contact-upserts.js'
+import { recordContactEvents } from './events.js'
 import { sqliteHandleOf } from '../storage/db.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
@@ -100,6 +101,9 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
       sqliteHandleOf(deps.db),
     )
     if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
+    const variablesOfNew = new Map(accepted.map((c) => [c.email, c.variables]))
+    const added = stored.filter((s) => s.inserted).map((s) => ({ email: s.email, bookId, variables: variablesOfNew.get(s.email) }))
+    await recordContactEvents(tx, 'new_emails', accountId, added, now)
     if (optIn) {
       // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.
       const variablesOf = new Map(accepted.map((c) => [c.email, c.variables]))
@@ -108,8 +112,7 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
         .map((c) => ({ ...c, variables: variablesOf.get(c.email) }))
       await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, template: optIn.template, contacts: awaiting })
     }
-    const added = stored.filter((s) => s.inserted).length
-    return { added, updated: stored.length - added, rejected: batch.rejected, blacklisted: [...blacklisted] }
+    return { added: added.length, updated: stored.length - added.length, rejected: batch.rejected, blacklisted: [...blacklisted] }
   })
 }
 
@@ -204,19 +207,23 @@ function addressesOfChange(rawEmails: readonly unknown[]): string[] {
 
 export async function deleteContacts(deps: Deps, accountId: number, bookId: number, rawEmails: readonly unknown[]): Promise<number> {
   await getLiveBook(deps, accountId, bookId)
-  return contactsRepo.deleteContacts(deps.db, bookId, addressesOfChange(rawEmails))
+  const emails = addressesOfChange(rawEmails)
+  return deps.db.transaction().execute(async (tx) => {
+    const gone = await contactsRepo.deleteContacts(tx, bookId, emails)
+    await recordContactEvents(tx, 'delete', accountId, gone, deps.now())
+    return gone.length
+  })
 }
 
 export async function unsubscribeContacts(deps: Deps, accountId: number, bookId: number, rawEmails: readonly unknown[]): Promise<number> {
   await getLiveBook(deps, accountId, bookId)
   const emails = addressesOfChange(rawEmails)
   const { unsubscribed } = contactsRepo.CONTACT_STATUS
-  const changed = await contactsRepo.setContactStatus(deps.db, {
-    bookId,
-    emails,
-    status: unsubscribed,
-    now: deps.now(),
-    onlyFrom: [0, 1, 2, 3, 7, 14],
+  const now = deps.now()
+  const changed = await deps.db.transaction().execute(async (tx) => {
+    const left = await contactsRepo.setContactStatus(tx, { bookId, emails, status: unsubscribed, now, onlyFrom: [0, 1, 2, 3, 7, 14] })
+    await recordContactEvents(tx, 'unsubscribe', accountId, left, now)
+    return left.length
   })
   if (changed === 0) throw new AppError('invalid', 'Active emails not found')
   return changed

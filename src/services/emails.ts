@@ -5,6 +5,7 @@ import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
 import { blacklistedAmong } from './blacklist.js'
+import { recordContactEvents } from './events.js'
 import type { Deps } from './types.js'
 
 export interface ListedContact extends Contact {
@@ -64,7 +65,12 @@ export async function findAddress(deps: Deps, accountId: number, rawEmail: strin
 
 /** DELETE /emails/{email}: the address leaves every list of this account (and no other account's). */
 export async function deleteEverywhere(deps: Deps, accountId: number, rawEmail: string): Promise<number> {
-  return contactsRepo.deleteFromAccount(deps.db, accountId, addressOf(rawEmail))
+  const email = addressOf(rawEmail)
+  return deps.db.transaction().execute(async (tx) => {
+    const gone = await contactsRepo.deleteFromAccount(tx, accountId, email)
+    await recordContactEvents(tx, 'delete', accountId, gone, deps.now())
+    return gone.length
+  })
 }
 
 function addressOf(rawEmail: string): string {

@@ -9,6 +9,7 @@ import { countryOfIp } from '../lib/geoip.js'
 import { renderMessage } from '../delivery/email/campaign-content.js'
 import { addressingOf, campaignIdOfToken, messageIdOfToken } from './message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
+import { recordMessageEvents, type MessageEventSource } from './events.js'
 import { signingKey } from './signing-key.js'
 import type { Deps } from './types.js'
 
@@ -25,11 +26,20 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
   return message && campaign ? { message, campaign, token } : undefined
 }
 
+function sourceOf(found: Found, extra?: Record<string, unknown>): MessageEventSource {
+  const { message, campaign } = found
+  return { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
+}
+
 /** The pixel was loaded: the first open counts, with the reader's country. False for an unknown token. */
 export async function recordOpen(deps: Deps, token: string, ip: string): Promise<boolean> {
   const found = await find(deps, token)
   if (!found) return false
-  await messagesRepo.markOpened(deps.db, found.message.id, { country: countryOfIp(ip) ?? null, now: deps.now() })
+  const country = countryOfIp(ip) ?? null
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    if (await messagesRepo.markOpened(tx, found.message.id, { country, now })) await recordMessageEvents(tx, 'open', [sourceOf(found, { country })], now)
+  })
   return true
 }
 
@@ -46,6 +56,7 @@ export async function followLink(deps: Deps, token: string, index: number): Prom
   await deps.db.transaction().execute(async (tx) => {
     await messagesRepo.markClicked(tx, found.message.id, now)
     await campaignsRepo.countLinkClick(tx, found.campaign.id, link)
+    await recordMessageEvents(tx, 'redirect', [sourceOf(found, { link_url: target })], now)
   })
   return target
 }
@@ -76,7 +87,7 @@ export async function unsubscribe(deps: Deps, token: string): Promise<Unsubscrib
   if (!found) return undefined
   const now = deps.now()
   await deps.db.transaction().execute(async (tx) => {
-    await messagesRepo.markUnsubscribed(tx, found.message.id, now)
+    if (await messagesRepo.markUnsubscribed(tx, found.message.id, now)) await recordMessageEvents(tx, 'unsubscribe', [sourceOf(found)], now)
     if (found.message.contactId !== null) {
       await setStatusOfIds(tx, { ids: [found.message.contactId], status: CONTACT_STATUS.unsubscribed, onlyFrom: [CONTACT_STATUS.active, CONTACT_STATUS.new], now })
     }

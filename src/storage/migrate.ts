@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_templates.js'
 import * as m0005 from './migrations/0005_system_templates.js'
 import * as m0006 from './migrations/0006_outbox_delivery.js'
 import * as m0007 from './migrations/0007_campaigns.js'
+import * as m0008 from './migrations/0008_webhooks.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_system_templates': m0005,
   '0006_outbox_delivery': m0006,
   '0007_campaigns': m0007,
+  '0008_webhooks': m0008,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -11,6 +11,8 @@ export interface AccountsTable {
   plan: string
   /** 1 when the operator allowed AMP bodies (`tidings accounts amp`) */
   amp_allowed: Generated<number>
+  /** Signs webhook deliveries (`whsec_…`); made on first use */
+  webhook_secret: string | null
   created_at: number
   updated_at: number
 }
@@ -263,6 +265,61 @@ export interface CampaignLinkClicksTable {
   clicks: number
 }
 
+/** A customer's URL; webhooks with the same URL share it, so their events go out together and in order. */
+export interface WebhookEndpointsTable {
+  id: Generated<number>
+  account_id: number
+  url: string
+  /** After a failed request, when the next may be made. */
+  next_attempt_at: Generated<number>
+  /** Failed requests since the last that succeeded: the backoff grows with them. */
+  failures: Generated<number>
+  /** Set while a dispatcher delivers to the endpoint. */
+  locked_until: number | null
+  created_at: number
+  updated_at: number
+}
+
+/** A webhook record (API.md 2.9): one action of one endpoint. */
+export interface WebhooksTable {
+  id: Generated<number>
+  account_id: number
+  endpoint_id: number
+  action: string
+  created_at: number
+}
+
+export interface EventsTable {
+  id: Generated<number>
+  account_id: number
+  /** API.md 6 */
+  action: string
+  /** JSON: the fields a receiver gets */
+  payload: string
+  created_at: number
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>
+  endpoint_id: number
+  event_id: number
+  /** queued, delivered or failed */
+  status: string
+  created_at: number
+  finished_at: number | null
+  last_error: string | null
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>
+  endpoint_id: number
+  started_at: number
+  events: number
+  status_code: number | null
+  latency_ms: number
+  error: string | null
+}
+
 export interface SettingsTable {
   key: string
   value: string
@@ -290,4 +347,9 @@ export interface Database {
   campaign_lists: CampaignListsTable
   messages: MessagesTable
   campaign_link_clicks: CampaignLinkClicksTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhooks: WebhooksTable
+  events: EventsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }

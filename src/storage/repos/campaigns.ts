@@ -167,18 +167,24 @@ export async function createdSince(db: Kysely<Database>, accountId: number, sinc
   return rows.map((r) => Number(r.created_at))
 }
 
-/** Moves a campaign to `to` when it is in one of `from`; false when it was not. */
-export async function moveStatus(
-  db: Kysely<Database>,
-  change: { id: number; from: readonly number[]; to: number; now: number; extra?: Partial<{ all_email_qty: number; skipped_qty: number; started_at: number; finished_at: number }> },
-): Promise<boolean> {
-  const result = await db
+export interface StatusChange {
+  id: number
+  from: readonly number[]
+  to: number
+  now: number
+  extra?: Partial<{ all_email_qty: number; skipped_qty: number; started_at: number; finished_at: number }>
+}
+
+/** Moves a campaign to `to` when it is in one of `from`; what it moved, or undefined when it was not there. */
+export async function moveStatus(db: Kysely<Database>, change: StatusChange): Promise<{ accountId: number; name: string } | undefined> {
+  const row = await db
     .updateTable('campaigns')
     .set({ status: change.to, updated_at: change.now, ...change.extra })
     .where('id', '=', change.id)
     .where('status', 'in', [...change.from])
+    .returning(['account_id', 'name'])
     .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  return row && { accountId: Number(row.account_id), name: row.name }
 }
 
 export async function setChargedMicros(db: Kysely<Database>, id: number, chargedMicros: number, now: number): Promise<void> {

@@ -111,51 +111,62 @@ function jsonPath(key: string): string {
   return `$."${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
 }
 
-export async function deleteContacts(db: Kysely<Database>, bookId: number, emails: string[]): Promise<number> {
-  if (emails.length === 0) return 0
+/** A contact that changed, as events describe it. */
+export interface ChangedContact {
+  bookId: number
+  email: string
+}
+
+/** Deletes these addresses from a list; returns the contacts that were there. */
+export async function deleteContacts(db: Kysely<Database>, bookId: number, emails: string[]): Promise<ChangedContact[]> {
+  if (emails.length === 0) return []
   return inTransaction(db, async (tx) => {
     const gone = await tx
       .deleteFrom('contacts')
       .where('address_book_id', '=', bookId)
       .where('email', 'in', emails)
-      .returning(['address_book_id', 'status', 'phone'])
+      .returning(['address_book_id', 'status', 'phone', 'email'])
       .execute()
     await applyCountChanges(tx, countsOf(gone, -1))
-    return gone.length
+    return gone.map(changedOf)
   })
 }
 
-/** Sets the status of these addresses in a list; returns how many changed. */
+function changedOf(row: { address_book_id: number; email: string }): ChangedContact {
+  return { bookId: Number(row.address_book_id), email: row.email }
+}
+
+/** Sets the status of these addresses in a list; returns the contacts that changed. */
 export async function setContactStatus(
   db: Kysely<Database>,
   change: { bookId: number; emails: string[]; status: number; now: number; onlyFrom?: readonly number[] },
-): Promise<number> {
-  if (change.emails.length === 0) return 0
+): Promise<ChangedContact[]> {
+  if (change.emails.length === 0) return []
   return changeStatus(db, change, (query) => query.where('address_book_id', '=', change.bookId).where('email', 'in', change.emails))
 }
 
-/** Sets the status of contacts by id, only those in `onlyFrom`; returns how many changed. */
-export async function setStatusOfIds(db: Kysely<Database>, change: { ids: number[]; status: number; onlyFrom: readonly number[]; now: number }): Promise<number> {
-  if (change.ids.length === 0) return 0
+/** Sets the status of contacts by id, only those in `onlyFrom`; returns the contacts that changed. */
+export async function setStatusOfIds(db: Kysely<Database>, change: { ids: number[]; status: number; onlyFrom: readonly number[]; now: number }): Promise<ChangedContact[]> {
+  if (change.ids.length === 0) return []
   return changeStatus(db, change, (query) => query.where('id', 'in', change.ids))
 }
 
-type StatusCandidates = SelectQueryBuilder<Database, 'contacts', Pick<Selectable<ContactsTable>, 'id' | 'address_book_id' | 'status' | 'phone'>>
+type StatusCandidates = SelectQueryBuilder<Database, 'contacts', Pick<Selectable<ContactsTable>, 'id' | 'address_book_id' | 'status' | 'phone' | 'email'>>
 
 /** Moves the contacts `select` picks to `status` (from `onlyFrom` when given), their counts with them. */
 function changeStatus(
   db: Kysely<Database>,
   change: { status: number; now: number; onlyFrom?: readonly number[] },
   select: (query: StatusCandidates) => StatusCandidates,
-): Promise<number> {
+): Promise<ChangedContact[]> {
   return inTransaction(db, async (tx) => {
-    let query = select(tx.selectFrom('contacts').select(['id', 'address_book_id', 'status', 'phone'])).where('status', '<>', change.status)
+    let query = select(tx.selectFrom('contacts').select(['id', 'address_book_id', 'status', 'phone', 'email'])).where('status', '<>', change.status)
     if (change.onlyFrom) query = query.where('status', 'in', [...change.onlyFrom])
     const rows = await forChange(tx, query).execute()
-    if (rows.length === 0) return 0
+    if (rows.length === 0) return []
     await tx.updateTable('contacts').set({ status: change.status, updated_at: change.now }).where('id', 'in', rows.map((r) => r.id)).execute()
     await applyCountChanges(tx, [...countsOf(rows, -1), ...countsOf(rows, 1, change.status)])
-    return rows.length
+    return rows.map(changedOf)
   })
 }
 
@@ -237,17 +248,17 @@ export async function findAccountContacts(db: Kysely<Database>, accountId: numbe
   return out
 }
 
-/** Removes an address from every list of the account; returns how many contacts went. */
-export async function deleteFromAccount(db: Kysely<Database>, accountId: number, email: string): Promise<number> {
+/** Removes an address from every list of the account; returns the contacts that went. */
+export async function deleteFromAccount(db: Kysely<Database>, accountId: number, email: string): Promise<ChangedContact[]> {
   return inTransaction(db, async (tx) => {
     const gone = await tx
       .deleteFrom('contacts')
       .where('account_id', '=', accountId)
       .where('email', '=', email)
-      .returning(['address_book_id', 'status', 'phone'])
+      .returning(['address_book_id', 'status', 'phone', 'email'])
       .execute()
     await applyCountChanges(tx, countsOf(gone, -1))
-    return gone.length
+    return gone.map(changedOf)
   })
 }
 

@@ -1,0 +1,61 @@
+// Builds the email events of API.md section 6 from the changes that cause them; callers pass their own
+// transaction, so an event exists exactly when its change does (docs/webhooks.md lists every field).
+import type { Kysely } from 'kysely'
+import { recordEvents } from '../storage/repos/events.js'
+import type { Database } from '../storage/tables.js'
+import type { WebhookAction } from './webhooks.js'
+
+/** What an event about one message says of it. */
+export interface MessageEventSource {
+  accountId: number
+  email: string
+  campaignId: number
+  campaignName: string
+  bookId: number | null
+  /** Fields of this action: link_url, country, status, bounce_reason … */
+  extra?: Record<string, unknown>
+}
+
+export async function recordMessageEvents(db: Kysely<Database>, action: WebhookAction, sources: readonly MessageEventSource[], now: number): Promise<void> {
+  const byAccount = new Map<number, object[]>()
+  for (const s of sources) {
+    const payload = { event: action, timestamp: Math.floor(now / 1000), email: s.email, task_id: s.campaignId, task_name: s.campaignName, book_id: s.bookId, ...s.extra }
+    byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), payload])
+  }
+  for (const [accountId, payloads] of byAccount) await recordEvents(db, { accountId, action, payloads, now })
+}
+
+export async function recordCampaignStatus(db: Kysely<Database>, c: { accountId: number; campaignId: number; campaignName: string; status: number }, now: number): Promise<void> {
+  await recordEvents(db, {
+    accountId: c.accountId,
+    action: 'task_status_update',
+    payloads: [{ event: 'task_status_update', timestamp: Math.floor(now / 1000), task_id: c.campaignId, task_name: c.campaignName, status: c.status }],
+    now,
+  })
+}
+
+/** What an event about a contact of a list says of it. */
+export interface ContactEventSource {
+  email: string
+  bookId: number
+  /** Only new_emails carries them. */
+  variables?: Record<string, unknown>
+}
+
+/** Events about contacts of the account's lists; the list names are read in the same transaction. */
+export async function recordContactEvents(db: Kysely<Database>, action: 'new_emails' | 'delete' | 'unsubscribe', accountId: number, contacts: readonly ContactEventSource[], now: number): Promise<void> {
+  if (contacts.length === 0) return
+  const bookIds = [...new Set(contacts.map((c) => c.bookId))]
+  const books = await db.selectFrom('address_books').select(['id', 'name']).where('id', 'in', bookIds).execute()
+  const names = new Map(books.map((b) => [Number(b.id), b.name]))
+  const timestamp = Math.floor(now / 1000)
+  const payloads = contacts.map((c) => ({
+    event: action,
+    timestamp,
+    email: c.email,
+    book_id: c.bookId,
+    book_name: names.get(c.bookId) ?? '',
+    ...(c.variables === undefined ? {} : { variables: c.variables }),
+  }))
+  await recordEvents(db, { accountId, action, payloads, now })
+}

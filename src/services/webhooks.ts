@@ -1,0 +1,99 @@
+// Webhooks (API.md 2.9, 4.9): URLs that receive the account's email events (section 6), one record per
+// action, and the secret their deliveries are signed with (Standard Webhooks; a Tidings extension).
+import * as webhooksRepo from '../storage/repos/webhooks.js'
+import * as attemptsRepo from '../storage/repos/webhook-attempts.js'
+import { newWebhookSecret } from '../delivery/webhooks/signature.js'
+import { AppError } from './errors.js'
+import type { Deps } from './types.js'
+
+/** API.md 6, in its order. */
+export const WEBHOOK_ACTIONS = ['new_emails', 'delete', 'unsubscribe', 'task_status_update', 'open', 'delivered', 'redirect', 'spam', 'hard_bounces', 'soft_bounces'] as const
+export type WebhookAction = (typeof WEBHOOK_ACTIONS)[number]
+
+export type Webhook = webhooksRepo.WebhookRow
+
+const webhookNotFound = () => new AppError('not_found', 'Webhook not found')
+
+function urlOf(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw.trim())
+  } catch {
+    throw new AppError('invalid', 'Argument url must be an http:// or https:// URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('invalid', 'Argument url must be an http:// or https:// URL')
+  if (url.username || url.password) throw new AppError('invalid', 'Argument url must not hold a user name or password')
+  return url.toString()
+}
+
+/** `actions` as an array, or a string of one action or several separated by commas. */
+function actionsOf(raw: string | string[]): WebhookAction[] {
+  const names = (Array.isArray(raw) ? raw : raw.split(',')).map((a) => String(a).trim()).filter(Boolean)
+  if (names.length === 0) throw new AppError('invalid', `Argument actions is required: one or more of ${WEBHOOK_ACTIONS.join(', ')}`)
+  const unknown = names.filter((a) => !WEBHOOK_ACTIONS.includes(a as WebhookAction))
+  if (unknown.length > 0) throw new AppError('invalid', `Argument actions has unknown actions: ${unknown.join(', ')}; use ${WEBHOOK_ACTIONS.join(', ')}`)
+  return [...new Set(names)] as WebhookAction[]
+}
+
+export async function createWebhooks(deps: Deps, accountId: number, input: { url: string; actions: string | string[] }): Promise<Webhook[]> {
+  const url = urlOf(input.url)
+  const actions = actionsOf(input.actions)
+  return deps.db.transaction().execute((tx) => webhooksRepo.addWebhooks(tx, { accountId, url, actions, now: deps.now() }))
+}
+
+export async function listWebhooks(deps: Deps, accountId: number): Promise<Webhook[]> {
+  return webhooksRepo.listWebhooks(deps.db, accountId)
+}
+
+export async function getWebhook(deps: Deps, accountId: number, id: number): Promise<Webhook> {
+  const webhook = await webhooksRepo.findWebhook(deps.db, accountId, id)
+  if (!webhook) throw webhookNotFound()
+  return webhook
+}
+
+/** PUT: the record moves to the new URL; events already queued for the old one still go there. */
+export async function updateWebhookUrl(deps: Deps, accountId: number, id: number, rawUrl: string): Promise<void> {
+  const url = urlOf(rawUrl)
+  const webhook = await getWebhook(deps, accountId, id)
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    const endpointId = await webhooksRepo.endpointFor(tx, accountId, url, now)
+    if (endpointId === webhook.endpointId) return
+    await webhooksRepo.moveWebhook(tx, id, endpointId)
+  })
+}
+
+export async function deleteWebhook(deps: Deps, accountId: number, id: number): Promise<void> {
+  const webhook = await getWebhook(deps, accountId, id)
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    await webhooksRepo.deleteWebhook(tx, id)
+    await webhooksRepo.retireIfUnused(tx, webhook.endpointId, now)
+  })
+}
+
+/** The account's signing secret, made on first use. */
+export async function webhookSecret(deps: Deps, accountId: number): Promise<string> {
+  const stored = await webhooksRepo.webhookSecret(deps.db, accountId)
+  if (stored) return stored
+  await webhooksRepo.storeWebhookSecret(deps.db, accountId, newWebhookSecret(), null, deps.now())
+  const made = await webhooksRepo.webhookSecret(deps.db, accountId)
+  if (!made) throw new AppError('not_found', 'Account not found')
+  return made
+}
+
+/** A new secret; deliveries from now on are signed with it. */
+export async function rotateWebhookSecret(deps: Deps, accountId: number): Promise<string> {
+  const previous = await webhookSecret(deps, accountId)
+  const next = newWebhookSecret()
+  if (!(await webhooksRepo.storeWebhookSecret(deps.db, accountId, next, previous, deps.now()))) {
+    throw new AppError('conflict', 'The secret was rotated by another request at the same time; read it again')
+  }
+  return next
+}
+
+/** The last requests made to the webhook's URL (a Tidings extension). */
+export async function deliveryLog(deps: Deps, accountId: number, id: number, limit: number): Promise<attemptsRepo.AttemptRow[]> {
+  const webhook = await getWebhook(deps, accountId, id)
+  return attemptsRepo.lastAttempts(deps.db, webhook.endpointId, limit)
+}

@@ -1,0 +1,87 @@
+// The webhook dispatcher's queue: endpoints with queued deliveries are claimed with a lease (one holder per
+// URL, so its deliveries are never concurrent and stay in order), their oldest deliveries sent as a batch.
+import type { Kysely } from 'kysely'
+import type { Database } from '../tables.js'
+import type { Dialect } from '../db.js'
+import { DELIVERY_STATUS } from './events.js'
+
+export interface ClaimedEndpoint {
+  id: number
+  accountId: number
+  url: string
+  failures: number
+  leaseUntil: number
+}
+
+export async function claimEndpoints(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseMs: number; except: readonly number[] }): Promise<ClaimedEndpoint[]> {
+  if (claim.limit <= 0) return []
+  let due = db
+    .selectFrom('webhook_endpoints as e')
+    .select('e.id')
+    .where('e.next_attempt_at', '<=', claim.now)
+    .where((eb) => eb.or([eb('e.locked_until', 'is', null), eb('e.locked_until', '<', claim.now)]))
+    .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.endpoint_id', '=', 'e.id').where('d.status', '=', DELIVERY_STATUS.queued)))
+    .orderBy('e.next_attempt_at')
+    .limit(claim.limit)
+  if (claim.except.length > 0) due = due.where('e.id', 'not in', [...claim.except])
+  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
+  const leaseUntil = claim.now + claim.leaseMs
+  const rows = await db.updateTable('webhook_endpoints').set({ locked_until: leaseUntil }).where('id', 'in', due).returning(['id', 'account_id', 'url', 'failures']).execute()
+  return rows.map((r) => ({ id: Number(r.id), accountId: Number(r.account_id), url: r.url, failures: r.failures, leaseUntil }))
+}
+
+export interface QueuedEvent {
+  deliveryId: number
+  eventId: number
+  payload: string
+  createdAt: number
+}
+
+/** The oldest queued deliveries of an endpoint, in event order. */
+export async function nextBatch(db: Kysely<Database>, endpointId: number, limit: number): Promise<QueuedEvent[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['d.id as delivery_id', 'e.id as event_id', 'e.payload', 'e.created_at'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', DELIVERY_STATUS.queued)
+    .orderBy('d.id')
+    .limit(limit)
+    .execute()
+  return rows.map((r) => ({ deliveryId: Number(r.delivery_id), eventId: Number(r.event_id), payload: r.payload, createdAt: Number(r.created_at) }))
+}
+
+/** Ends deliveries (delivered, or failed for good) and releases the endpoint; only the lease holder may. */
+export async function finishBatch(
+  db: Kysely<Database>,
+  batch: { endpoint: ClaimedEndpoint; deliveryIds: number[]; status: 'delivered' | 'failed'; error?: string; now: number },
+): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const released = await tx
+      .updateTable('webhook_endpoints')
+      .set({ locked_until: null, failures: batch.status === 'delivered' ? 0 : batch.endpoint.failures, next_attempt_at: 0, updated_at: batch.now })
+      .where('id', '=', batch.endpoint.id)
+      .where('locked_until', '=', batch.endpoint.leaseUntil)
+      .executeTakeFirst()
+    if (Number(released.numUpdatedRows) === 0) return false
+    for (let i = 0; i < batch.deliveryIds.length; i += 500) {
+      await tx
+        .updateTable('webhook_deliveries')
+        .set({ status: batch.status, finished_at: batch.now, last_error: batch.error ?? null })
+        .where('id', 'in', batch.deliveryIds.slice(i, i + 500))
+        .where('status', '=', DELIVERY_STATUS.queued)
+        .execute()
+    }
+    return true
+  })
+}
+
+/** A failed request: the endpoint waits until `retryAt` with its queue intact. */
+export async function deferEndpoint(db: Kysely<Database>, endpoint: ClaimedEndpoint, retryAt: number, now: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ locked_until: null, failures: endpoint.failures + 1, next_attempt_at: retryAt, updated_at: now })
+    .where('id', '=', endpoint.id)
+    .where('locked_until', '=', endpoint.leaseUntil)
+    .execute()
+}
