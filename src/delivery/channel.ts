@@ -29,3 +29,8 @@ export interface EmailChannel {
   send(batch: readonly OutboundEmail[]): Promise<SendResult[]>
   close(): Promise<void>
 }
+
+/** A failed send as one line: the relay's answer starts with its code already; a missing answer gets none. */
+export function failureText(result: { code?: number; reason: string }): string {
+  return result.code === undefined || result.reason.startsWith(String(result.code)) ? result.reason : `${result.code} ${result.reason}`
+}

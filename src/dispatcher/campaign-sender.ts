@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
-import type { EmailChannel, OutboundEmail, SendResult } from '../delivery/channel.js'
+import { failureText, type EmailChannel, type OutboundEmail, type SendResult } from '../delivery/channel.js'
 import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign-content.js'
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
@@ -128,7 +128,7 @@ export class CampaignSender {
   /** What a send result does to the message, and the event it makes (a bounce: hard when the address is bad). */
   private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): Outcome {
     if (result.ok) return { recorded: { id: message.id, kind: 'sent', captured: result.captured === true }, event: 'delivered' }
-    const error = (result.code ? `${result.code} ${result.reason}` : result.reason).slice(0, MAX_ERROR_LENGTH)
+    const error = failureText(result).slice(0, MAX_ERROR_LENGTH)
     const answer = classifySmtpAnswer({ code: result.code, text: result.reason })
     if (result.retryable && message.attempts < this.maxAttempts) {
       return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, event: 'soft_bounces', reason: error }

@@ -3,7 +3,7 @@
 // backoff; permanent ones end the row as failed with the relay's answer. Capture keeps them, marked captured.
 import type { Logger } from 'pino'
 import * as outboxRepo from '../storage/repos/outbox.js'
-import type { EmailChannel, SendResult } from '../delivery/channel.js'
+import { failureText, type EmailChannel, type SendResult } from '../delivery/channel.js'
 import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
 import { Poller } from './poller.js'
@@ -58,7 +58,7 @@ export class OutboxSender {
 
   private outcomeOf(result: SendResult, attempts: number, now: number): outboxRepo.DeliveryOutcome {
     if (result.ok) return { status: result.captured ? 'captured' : 'sent', providerId: result.providerId }
-    const error = result.code ? `${result.code} ${result.reason}` : result.reason
+    const error = failureText(result)
     if (!result.retryable || attempts >= this.maxAttempts) return { status: 'failed', error }
     return { status: 'queued', error, retryAt: nextAttemptAt(attempts, now) }
   }
