@@ -113,7 +113,7 @@ export class WebhookSender {
       return
     }
     if (events.length === 0) return void (await queue.finishBatch(this.deps.db, { endpoint, deliveryIds: [], status: 'delivered', now }))
-    const sent = withinFieldLimit(events.map((e) => ({ id: e.eventId, ...(JSON.parse(e.payload) as Record<string, unknown>) })))
+    const sent = withinFieldLimit(events.map((e) => ({ id: e.eventId, user_id: endpoint.accountId, ...(JSON.parse(e.payload) as Record<string, unknown>) })))
     events.length = sent.length
     const body = formBody(sent)
     const messageId = `msg_${endpoint.id}_${events[0]!.deliveryId}_${events.length}`

@@ -17,9 +17,12 @@ export interface MessageEventSource {
 }
 
 export async function recordMessageEvents(db: Kysely<Database>, action: WebhookAction, sources: readonly MessageEventSource[], now: number): Promise<void> {
+  if (sources.length === 0) return
+  const names = await bookNames(db, sources.map((s) => s.bookId))
   const byAccount = new Map<number, object[]>()
   for (const s of sources) {
-    const payload = { event: action, timestamp: Math.floor(now / 1000), email: s.email, task_id: s.campaignId, task_name: s.campaignName, book_id: s.bookId, ...s.extra }
+    const book = s.bookId === null ? {} : { book_id: s.bookId, book_name: names.get(s.bookId) ?? '' }
+    const payload = { event: action, timestamp: Math.floor(now / 1000), email: s.email, task_id: s.campaignId, task_name: s.campaignName, ...book, ...s.extra }
     byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), payload])
   }
   for (const [accountId, payloads] of byAccount) await recordEvents(db, { accountId, action, payloads, now })
@@ -45,9 +48,7 @@ export interface ContactEventSource {
 /** Events about contacts of the account's lists; the list names are read in the same transaction. */
 export async function recordContactEvents(db: Kysely<Database>, action: 'new_emails' | 'delete' | 'unsubscribe', accountId: number, contacts: readonly ContactEventSource[], now: number): Promise<void> {
   if (contacts.length === 0) return
-  const bookIds = [...new Set(contacts.map((c) => c.bookId))]
-  const books = await db.selectFrom('address_books').select(['id', 'name']).where('id', 'in', bookIds).execute()
-  const names = new Map(books.map((b) => [Number(b.id), b.name]))
+  const names = await bookNames(db, contacts.map((c) => c.bookId))
   const timestamp = Math.floor(now / 1000)
   const payloads = contacts.map((c) => ({
     event: action,
@@ -58,4 +59,12 @@ export async function recordContactEvents(db: Kysely<Database>, action: 'new_ema
     ...(c.variables === undefined ? {} : { variables: c.variables }),
   }))
   await recordEvents(db, { accountId, action, payloads, now })
+}
+
+/** The names of lists, read in the caller's transaction. */
+async function bookNames(db: Kysely<Database>, ids: readonly (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))]
+  if (wanted.length === 0) return new Map()
+  const books = await db.selectFrom('address_books').select(['id', 'name']).where('id', 'in', wanted).execute()
+  return new Map(books.map((b) => [Number(b.id), b.name]))
 }

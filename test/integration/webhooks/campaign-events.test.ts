@@ -55,6 +55,7 @@ for (const dialect of DIALECTS) {
     it('sends every campaign action with its fields', async () => {
       const setup = await campaignSetup(t, 5)
       const [reader, clicker, leaver, complainer, gone] = setup.emails as [string, string, string, string, string]
+      const expect = { bookName: (await t.call(setup.account, { method: 'GET', url: `/addressbooks/${setup.bookId}` })).json<{ name: string }[]>()[0]!.name }
       const actions = ['delivered', 'soft_bounces', 'hard_bounces', 'open', 'redirect', 'unsubscribe', 'spam']
       assert.equal((await t.call(setup.account, { method: 'POST', url: '/v2/email-service/webhook', payload: { url: receiver.url, actions } })).statusCode, 200)
       let refusedOnce = false
@@ -86,7 +87,7 @@ for (const dialect of DIALECTS) {
       await new WebhookSender(t.deps).deliverDue()
       const events = receiver.received.flatMap((r) => r.events).filter((e) => e.task_id === String(id))
       const of = (action: string, email?: string) => events.filter((e) => e.event === action && (email === undefined || e.email === email))
-      const common = { task_id: String(id), task_name: 'Events', book_id: String(setup.bookId) }
+      const common = { task_id: String(id), task_name: 'Events', book_id: String(setup.bookId), book_name: expect.bookName, user_id: String(setup.account.id) }
       assert.equal(of('delivered').length, 4, 'all but the unknown address')
       assert.deepEqual(of('soft_bounces', complainer).map((e) => [e.status, e.bounce_reason]), [['7', '451 4.2.0 Try later']])
       assert.deepEqual(of('hard_bounces', gone).map((e) => ({ ...e, id: undefined, timestamp: undefined })), [{ ...common, event: 'hard_bounces', email: gone, status: '6', bounce_reason: '550 5.1.1 User unknown', id: undefined, timestamp: undefined }])
