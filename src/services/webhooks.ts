@@ -2,6 +2,8 @@
 // action, and the secret their deliveries are signed with (Standard Webhooks; a Tidings extension).
 import * as webhooksRepo from '../storage/repos/webhooks.js'
 import * as attemptsRepo from '../storage/repos/webhook-attempts.js'
+import * as queueRepo from '../storage/repos/webhook-queue.js'
+import type { FailedEvent } from '../storage/repos/webhook-queue.js'
 import { newWebhookSecret } from '../delivery/webhooks/signature.js'
 import { AppError } from './errors.js'
 import type { Deps } from './types.js'
@@ -90,6 +92,12 @@ export async function rotateWebhookSecret(deps: Deps, accountId: number): Promis
     throw new AppError('conflict', 'The secret was rotated by another request at the same time; read it again')
   }
   return next
+}
+
+/** Events given up on for the webhook's URL (a Tidings extension). */
+export async function failedEvents(deps: Deps, accountId: number, id: number, limit: number): Promise<FailedEvent[]> {
+  const webhook = await getWebhook(deps, accountId, id)
+  return queueRepo.failedEvents(deps.db, webhook.endpointId, limit)
 }
 
 /** The last requests made to the webhook's URL (a Tidings extension). */

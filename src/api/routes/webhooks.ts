@@ -24,6 +24,14 @@ const Attempt = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
 })
 
+const FailedEvent = Type.Object({
+  id: Type.Integer({ description: 'the event id' }),
+  event: Type.String(),
+  created: Type.String(),
+  failed: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+})
+
 function toWire(webhook: webhooks.Webhook) {
   return { id: webhook.id, user_id: webhook.accountId, url: webhook.url, action: webhook.action }
 }
@@ -83,6 +91,21 @@ export function webhookRoutes(deps: Deps) {
           status_code: a.statusCode,
           latency_ms: a.latencyMs,
           error: a.error,
+        })),
+      }),
+    )
+
+    app.get(
+      `${BASE}/:id/failed`,
+      { schema: { tags: ['Webhooks (Tidings extension)'], summary: 'Events given up on for the webhook\'s URL, newest first', params: IdParams, response: responses(envelope(Type.Array(FailedEvent)), 404, 422) } },
+      async (request) => ({
+        success: true,
+        data: (await webhooks.failedEvents(deps, request.accountId, request.params.id, MAX_LOG)).map((e) => ({
+          id: e.eventId,
+          event: e.action,
+          created: toWireDate(e.createdAt),
+          failed: e.failedAt === null ? null : toWireDate(e.failedAt),
+          error: e.error,
         })),
       }),
     )

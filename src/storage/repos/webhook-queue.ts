@@ -85,3 +85,25 @@ export async function deferEndpoint(db: Kysely<Database>, endpoint: ClaimedEndpo
     .where('locked_until', '=', endpoint.leaseUntil)
     .execute()
 }
+
+export interface FailedEvent {
+  eventId: number
+  action: string
+  createdAt: number
+  failedAt: number | null
+  error: string | null
+}
+
+/** Events that were given up on for an endpoint, newest first. */
+export async function failedEvents(db: Kysely<Database>, endpointId: number, limit: number): Promise<FailedEvent[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select(['e.id', 'e.action', 'e.created_at', 'd.finished_at', 'd.last_error'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', DELIVERY_STATUS.failed)
+    .orderBy('d.id', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((r) => ({ eventId: Number(r.id), action: r.action, createdAt: Number(r.created_at), failedAt: r.finished_at === null ? null : Number(r.finished_at), error: r.last_error }))
+}
