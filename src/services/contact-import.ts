@@ -2,6 +2,7 @@
 // sent to addContacts in batches, so memory stays flat whatever the file's size; rows that cannot be stored
 // come back as rejects with the reason and their line.
 import type { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { parse } from 'csv-parse'
 import { AppError } from './errors.js'
 import { getAccount } from './accounts.js'
@@ -25,8 +26,10 @@ export const IMPORT_BATCH = 5000
  */
 const IN_FLIGHT = 2
 /** Attempts of a batch that PostgreSQL chose as a deadlock victim (two batches in flight repeat addresses in
- * opposite orders): it was rolled back whole, so it can run again. */
-const DEADLOCK_ATTEMPTS = 3
+ * opposite orders): it was rolled back whole, so it can run again, after a random pause so that the two
+ * batches do not collide again in step (3 immediate attempts lost all three once in CI). */
+const DEADLOCK_ATTEMPTS = 10
+const DEADLOCK_PAUSE_MS = 50
 
 /** Header names of the address column (compared lower-cased). */
 const EMAIL_HEADERS = new Set(['email', 'e-mail'])
@@ -260,7 +263,10 @@ async function addToList(deps: Deps, input: ImportInput, items: PreparedBatch['i
     try {
       return await addContacts(deps, input.accountId, input.bookId, items, { source: 'import' })
     } catch (err) {
-      if (isDeadlockVictim(err) && attempt < DEADLOCK_ATTEMPTS) continue
+      if (isDeadlockVictim(err) && attempt < DEADLOCK_ATTEMPTS) {
+        await sleep(Math.random() * DEADLOCK_PAUSE_MS * attempt)
+        continue
+      }
       if (!isEveryItemInvalid(err)) throw err
       // Nothing was written; the reasons per row come from the same checks addContacts made.
       const types = new Map((await listVariables(deps, input.accountId, input.bookId)).map((v) => [v.name, v.type]))
