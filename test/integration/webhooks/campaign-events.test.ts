@@ -14,27 +14,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhoo
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import { listenForBounces } from '../../../src/main.js'
 import { WebhookSender } from '../../../src/dispatcher/webhook-sender.js'
+import { arf } from '../../helpers/reports.js'
 
 const PUBLIC = 'https://news.example.org'
-
-function arf(returnPath: string, recipient: string): string {
-  return [
-    'From: fbl@isp.example',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/report; report-type=feedback-report; boundary="F"',
-    '',
-    '--F',
-    'Content-Type: message/feedback-report',
-    '',
-    'Feedback-Type: abuse',
-    'Version: 1',
-    `Original-Mail-From: <${returnPath}>`,
-    `Original-Rcpt-To: <${recipient}>`,
-    '',
-    '--F--',
-    '',
-  ].join('\r\n')
-}
 
 for (const dialect of DIALECTS) {
   describe(`campaign webhook events on ${dialect}`, () => {
