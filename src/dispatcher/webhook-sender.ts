@@ -34,6 +34,7 @@ export class WebhookSender {
   private readonly inFlight = new Map<number, Promise<void>>()
   private timer: NodeJS.Timeout | undefined
   private running = false
+  private lastPrune = 0
 
   constructor(
     private readonly deps: Deps,
@@ -59,6 +60,7 @@ export class WebhookSender {
 
   /** Claims free endpoints up to the concurrency and starts a delivery to each; returns how many started. */
   async poll(): Promise<number> {
+    await this.pruneHourly()
     const claimed = await queue.claimEndpoints(this.deps.db, {
       dialect: this.deps.dialect,
       now: this.deps.now(),
@@ -87,6 +89,15 @@ export class WebhookSender {
       if (started === 0) return delivered
       delivered += started
     }
+  }
+
+  /** Ended deliveries and their events are kept `webhookKeepDays`, then forgotten; checked once an hour. */
+  async pruneHourly(): Promise<void> {
+    const now = this.deps.now()
+    if (now - this.lastPrune < HOUR) return
+    this.lastPrune = now
+    const pruned = await queue.pruneFinished(this.deps.db, now - this.deps.config.webhookKeepDays * 24 * HOUR)
+    if (pruned.deliveries > 0) this.log.info(pruned, 'old webhook deliveries forgotten')
   }
 
   private schedule(delayMs: number): void {

@@ -43,6 +43,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('finished_at', 'bigint')
     .addColumn('last_error', 'text')
     .execute()
+  // Pruning finds the events whose deliveries are all gone.
+  await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute()
   // The queue: only deliveries still to send, in event order per endpoint.
   await db.schema.createIndex('webhook_deliveries_queued').on('webhook_deliveries').columns(['endpoint_id', 'id']).where(sql.ref('status'), '=', 'queued').execute()
 

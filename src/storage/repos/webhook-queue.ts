@@ -107,3 +107,14 @@ export async function failedEvents(db: Kysely<Database>, endpointId: number, lim
     .execute()
   return rows.map((r) => ({ eventId: Number(r.id), action: r.action, createdAt: Number(r.created_at), failedAt: r.finished_at === null ? null : Number(r.finished_at), error: r.last_error }))
 }
+
+/** Forgets deliveries that ended before `before`, and then events nothing is left to deliver. */
+export async function pruneFinished(db: Kysely<Database>, before: number): Promise<{ deliveries: number; events: number }> {
+  const deliveries = await db.deleteFrom('webhook_deliveries').where('status', '<>', DELIVERY_STATUS.queued).where('finished_at', '<', before).executeTakeFirst()
+  const events = await db
+    .deleteFrom('events')
+    .where('created_at', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'events.id'))))
+    .executeTakeFirst()
+  return { deliveries: Number(deliveries.numDeletedRows), events: Number(events.numDeletedRows) }
+}

@@ -134,6 +134,40 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(events.filter((e) => e.event !== 'new_emails').map((e) => [e.event, e.email]), [['unsubscribe', emails[0]], ['delete', emails[1]]], 'after the additions, in order')
     })
 
+    it('forgets ended deliveries and their events after the keeping time, never queued ones', async () => {
+      const down = await startWebhookReceiver()
+      down.status = 503
+      try {
+        const setup = await campaignSetup(t, 2)
+        await subscribe(t, setup.account, receiver.url, ['delivered'])
+        await subscribe(t, setup.account, down.url, ['delivered'])
+        await createCampaign(t, setup)
+        await dispatcher(t, captureChannel()).drain()
+        const sender = new WebhookSender(t.deps)
+        await sender.deliverDue()
+        const mine = () =>
+          t.deps.db
+            .selectFrom('webhook_deliveries as d')
+            .innerJoin('events as e', 'e.id', 'd.event_id')
+            .select(['d.status', 'e.id'])
+            .where('e.account_id', '=', setup.account.id)
+            .execute()
+        assert.deepEqual((await mine()).map((d) => d.status).sort(), ['delivered', 'delivered', 'queued', 'queued'])
+        t.clock.advance(8 * 24 * 3_600_000)
+        await sender.pruneHourly()
+        assert.deepEqual((await mine()).map((d) => d.status), ['queued', 'queued'], 'the delivered ones are forgotten, the events still queued elsewhere kept')
+        await sender.deliverDue()
+        assert.deepEqual((await mine()).map((d) => d.status), ['failed', 'failed'], 'too old to retry')
+        t.clock.advance(8 * 24 * 3_600_000)
+        await sender.pruneHourly()
+        assert.deepEqual(await mine(), [])
+        const events = await t.deps.db.selectFrom('events').select('id').where('account_id', '=', setup.account.id).execute()
+        assert.deepEqual(events, [], 'and the events with them')
+      } finally {
+        await down.close()
+      }
+    })
+
     it('refuses private addresses without the opt-in: the event fails visibly and nothing is sent', async () => {
       const strict = await startTestApp(dialect, { campaignsPerHour: 100 })
       try {
