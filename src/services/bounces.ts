@@ -9,6 +9,7 @@ import { messageIdOfVerp } from './message-links.js'
 import { signingKey } from './signing-key.js'
 import { findCampaignById } from '../storage/repos/campaigns.js'
 import { recordMessageEvents } from './events.js'
+import { finishIfDone } from './campaign-lifecycle.js'
 import type { WebhookAction } from './webhooks.js'
 import type { Deps } from './types.js'
 
@@ -45,6 +46,8 @@ export async function recordReport(deps: Deps, messageId: number, report: Bounce
       const source = { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
       await recordMessageEvents(tx, change.event, [source], now)
     }
+    // A report may end a message that was waiting for a retry, and with it the campaign.
+    await finishIfDone(tx, message.campaignId, now)
     if (change.contactStatus !== undefined && message.contactId !== null) {
       await setStatusOfIds(tx, { ids: [message.contactId], status: change.contactStatus, onlyFrom: [CONTACT_STATUS.active, CONTACT_STATUS.new], now })
     }

@@ -79,7 +79,8 @@ export function attachmentsOf(input: Pick<CreateCampaignInput, 'attachments' | '
     const files = Object.entries(input[field] ?? {})
     if (files.length > MAX_ATTACHMENTS) throw invalid(`Argument ${field} may hold at most ${MAX_ATTACHMENTS} files`)
     for (const [filename, content] of files) {
-      if (filename.trim() === '' || /[\\/\0]/.test(filename)) throw invalid(`Argument ${field} has an invalid file name "${filename}"`)
+      // Names go into MIME headers: no path separators, quotes or control characters.
+      if (filename.trim() === '' || /[\\/"\u0000-\u001f\u007f]/.test(filename)) throw invalid(`Argument ${field} has an invalid file name ${JSON.stringify(filename)}`)
       if (typeof content !== 'string') throw invalid(`Argument ${field}: the content of ${filename} must be a string`)
       if (binary) {
         const compact = content.replace(/\s+/g, '')

@@ -63,6 +63,7 @@ export const campaignJobHandlers: Readonly<Record<string, JobHandler>> = { [SNAP
 
 async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campaignsRepo.CampaignRow): Promise<void> {
   const now = deps.now()
+  await campaignsRepo.lockCampaign(tx, campaign.id)
   const total = await messagesRepo.countMessages(tx, campaign.id)
   const counts = await booksRepo.countContactsByBook(tx, campaign.listIds)
   const listed = campaign.listIds.reduce((sum, id) => sum + (counts.get(id)?.all ?? 0), 0)
@@ -87,8 +88,13 @@ export async function moveCampaign(db: Kysely<Database>, change: campaignsRepo.S
   return moved !== undefined
 }
 
-/** Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. */
+/**
+ * Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. `db` is the transaction
+ * that just finished some of them: the campaign lock makes two such transactions look one after the other, so
+ * the second sees the first's messages final (under READ COMMITTED both could otherwise see the other's as not).
+ */
 export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
+  await campaignsRepo.lockCampaign(db, campaignId)
   if (await messagesRepo.hasUnfinished(db, campaignId)) return
   const extra = { finished_at: now }
   if (await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return

@@ -50,7 +50,7 @@ export async function followLink(deps: Deps, token: string, index: number): Prom
   const prepared = preparedCampaign(found.campaign)
   const link = prepared instanceof Error ? undefined : prepared.links[index]
   if (link === undefined) return undefined
-  const target = personalised(link, found.message)
+  const target = redirectable(personalised(link, found.message))
   if (!target) return undefined
   const now = deps.now()
   await deps.db.transaction().execute(async (tx) => {
@@ -61,13 +61,26 @@ export async function followLink(deps: Deps, token: string, index: number): Prom
   return target
 }
 
-/** A link holding the recipient's variables (`?u={{email}}`) is rendered for them; only http(s) may come out. */
+/**
+ * The link as a Location header can carry it: a host in punycode, a path percent-encoded (`https://сайт.рф/путь`
+ * would otherwise fail the response); undefined when it is no http(s) URL at all.
+ */
+function redirectable(link: string | undefined): string | undefined {
+  if (link === undefined) return undefined
+  try {
+    const url = new URL(link)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A link holding the recipient's variables (`?u={{email}}`) is rendered for them (redirectable() checks the result). */
 function personalised(link: string, message: messagesRepo.MessageRow): string | undefined {
   if (!link.includes('{{')) return link
   const render = compileTemplate(link, { escape: false })
   if (render instanceof Error) return undefined
-  const url = render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.email }).trim()
-  return /^https?:\/\//i.test(url) ? url : undefined
+  return render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.email }).trim()
 }
 
 export interface UnsubscribeTarget {

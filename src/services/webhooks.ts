@@ -53,7 +53,7 @@ export async function getWebhook(deps: Deps, accountId: number, id: number): Pro
   return webhook
 }
 
-/** PUT: the record moves to the new URL; events already queued for the old one still go there. */
+/** PUT: the record moves to the new URL; events queued for the old one still go there while another webhook uses it. */
 export async function updateWebhookUrl(deps: Deps, accountId: number, id: number, rawUrl: string): Promise<void> {
   const url = urlOf(rawUrl)
   const webhook = await getWebhook(deps, accountId, id)
@@ -61,7 +61,10 @@ export async function updateWebhookUrl(deps: Deps, accountId: number, id: number
   await deps.db.transaction().execute(async (tx) => {
     const endpointId = await webhooksRepo.endpointFor(tx, accountId, url, now)
     if (endpointId === webhook.endpointId) return
+    const twin = (await webhooksRepo.listWebhooks(tx, accountId)).find((w) => w.endpointId === endpointId && w.action === webhook.action)
+    if (twin) throw new AppError('invalid', `Argument url already receives ${webhook.action} (webhook ${twin.id}): delete one of the two instead`)
     await webhooksRepo.moveWebhook(tx, id, endpointId)
+    await webhooksRepo.retireIfUnused(tx, webhook.endpointId, now)
   })
 }
 

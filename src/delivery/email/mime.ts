@@ -21,7 +21,7 @@ const CRLF = '\r\n'
 
 export function prepareMimeFrame(from: { email: string; name: string }, attachments: readonly { filename: string; content: Buffer }[]): MimeFrame {
   const boundary = `=_tidings_${randomBytes(12).toString('hex')}`
-  const fromHeader = from.name ? `${mimeFuncs.encodeWords(from.name, 'Q', 52)} <${from.email}>` : from.email
+  const fromHeader = from.name ? `${displayName(from.name)} <${from.email}>` : from.email
   const head = header('From', fromHeader) + 'MIME-Version: 1.0' + CRLF
   const attachmentParts = attachments
     .map((a) => {
@@ -62,6 +62,13 @@ export function buildMime(frame: MimeFrame, email: OutboundEmail, date: Date): s
     alternative +
     frame.attachmentParts
   )
+}
+
+/** RFC 5322: a name with specials (`Acme, Inc.`) is quoted, or it reads as two mailboxes; non-ASCII is encoded. */
+function displayName(name: string): string {
+  const clean = name.replace(/[\r\n]+/g, ' ')
+  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncs.encodeWords(clean, 'Q', 52, true)
+  return /[()<>[\]:;@\\,."]/.test(clean) ? `"${clean.replace(/(["\\])/g, '\\$1')}"` : clean
 }
 
 function header(name: string, value: string): string {

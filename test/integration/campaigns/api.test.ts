@@ -41,6 +41,7 @@ for (const dialect of DIALECTS) {
         [{ send_date: '2030-02-30 10:00:00' }, 422, /YYYY-MM-DD HH:MM:SS/],
         [{ attachments: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, 'x'])) }, 422, /at most 5/],
         [{ attachments_binary: { 'a.bin': '***' } }, 422, /not Base64/],
+        [{ attachments: { 'x\r\nContent-Type: text/html': 'x' } }, 422, /invalid file name/],
         [{ type: 'campaign' }, 422, /draft/],
         [{ body_amp: base64('<html ⚡4email><body>x</body></html>') }, 403, /AMP/],
         [{ body: base64('<p>{{#if}}</p>') }, 201, /./],

@@ -86,7 +86,7 @@ for (const dialect of DIALECTS) {
       await allowAmp(t.deps, setup.account.id, true)
       const amp = '<!doctype html><html ⚡4email><head><meta charset="utf-8"></head><body>AMP {{name}}</body></html>'
       const created = await createCampaign(t, setup, {
-        sender_name: 'Новини Ünïcode',
+        sender_name: 'Новини, Ünïcode',
         subject: 'Привіт {{name}} – ✓',
         attachments: { 'notes.txt': 'plain text ✓' },
         attachments_binary: { 'data.bin': Buffer.from([0, 1, 2, 255]).toString('base64') },
@@ -96,7 +96,7 @@ for (const dialect of DIALECTS) {
       await dispatcher(t, channel).drain()
       const mail = sink.received.find((r) => r.envelopeTo[0] === setup.emails[1])!.mail
       assert.equal(mail.subject, 'Привіт Reader 1 – ✓')
-      assert.equal(mail.from?.value[0]?.name, 'Новини Ünïcode')
+      assert.deepEqual(mail.from?.value.map((v) => v.name), ['Новини, Ünïcode'], 'one mailbox, its comma inside the name')
       // mailparser lists the AMP part among attachments, without a file name.
       assert.deepEqual(mail.attachments.filter((a) => a.filename).map((a) => [a.filename, a.content.toString('hex')]), [
         ['notes.txt', Buffer.from('plain text ✓').toString('hex')],
@@ -107,6 +107,14 @@ for (const dialect of DIALECTS) {
       const raw = sink.received.find((r) => r.envelopeTo[0] === setup.emails[1])!.raw.toString()
       assert.match(raw, /Content-Type: text\/x-amp-html; charset=utf-8/)
       assert.match(raw.replace(/=\r\n/g, ''), /AMP Reader 1/)
+    })
+
+    it('quotes a sender name with specials, so From stays one mailbox', async () => {
+      const setup = await campaignSetup(t, 1)
+      assert.equal((await createCampaign(t, setup, { sender_name: 'Acme, Inc. "Shop"' })).statusCode, 200)
+      await dispatcher(t, channel).drain()
+      const mail = sink.received.find((r) => r.envelopeTo[0] === setup.emails[0])!.mail
+      assert.deepEqual(mail.from?.value.map((v) => [v.name, v.address]), [['Acme, Inc. "Shop"', setup.sender]])
     })
 
     it('retries recipients refused with 451 and delivers them once the time comes', async () => {

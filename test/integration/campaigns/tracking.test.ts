@@ -69,6 +69,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([stats.statistic.open, stats.statistic.link], [1, 1], 'a click counts as an open too')
     })
 
+    it('redirects to links in any script, as a valid Location (punycode host, encoded path)', async () => {
+      const body = Buffer.from('<p><a href="https://сайт.рф/путь?q=ї">Сайт</a> {{name}}</p>').toString('base64')
+      const created = (await createCampaign(t, setup, { body })).json<{ id: number }>().id
+      const channel = smtpChannel({ url: sink.url })
+      await dispatcher(t, channel).drain()
+      await channel.close()
+      const mail = sink.received.filter((r) => r.envelopeTo[0] === setup.emails[0]).at(-1)!
+      const click = /https:\/\/news\.example\.org(\/t\/[^"]+\/c\/0)/.exec(String(mail.mail.html))![1]!
+      const followed = await t.app.inject({ method: 'GET', url: click })
+      assert.equal(followed.statusCode, 302, followed.body)
+      assert.equal(followed.headers.location, 'https://xn--80aswg.xn--p1ai/%D0%BF%D1%83%D1%82%D1%8C?q=%D1%97')
+      assert.ok(created > id, 'a second campaign')
+    })
+
     it('refuses links that were not in the message and tampered tokens with a 404', async () => {
       const click = path(setup.emails[1]!, /\/c\/0$/)
       assert.equal((await t.app.inject({ method: 'GET', url: click.replace(/\/c\/0$/, '/c/7') })).statusCode, 404)
