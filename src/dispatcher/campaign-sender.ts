@@ -11,7 +11,7 @@ import { failureText, type EmailChannel, type OutboundEmail, type SendResult } f
 import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign-content.js'
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
-import { finishIfDone } from '../services/campaign-lifecycle.js'
+import { finishIfDone, settleCharge } from '../services/campaign-lifecycle.js'
 import { recordMessageEvents, type MessageEventSource } from '../services/events.js'
 import { addressingOf } from '../services/message-links.js'
 import { signingKey } from '../services/signing-key.js'
@@ -30,6 +30,7 @@ export interface CampaignSenderOptions {
 }
 
 interface SendingCampaign {
+  row: campaignsRepo.CampaignRow
   name: string
   status: number
   prepared: PreparedCampaign | Error
@@ -111,7 +112,11 @@ export class CampaignSender {
       await messagesRepo.recordOutcomes(tx, leaseUntil, outcomes, done)
       await setStatusOfIds(tx, { ids: bounced, status: CONTACT_STATUS.bounced, onlyFrom: [CONTACT_STATUS.active], now: done })
       for (const [action, sources] of Object.entries(events)) await recordMessageEvents(tx, action as keyof typeof events, sources, done)
-      for (const campaignId of campaigns.keys()) await finishIfDone(tx, campaignId, done)
+      for (const [campaignId, campaign] of campaigns) {
+        await finishIfDone(tx, campaignId, done)
+        // Messages of a canceled campaign that were in flight at the cancel end here: pay them back too.
+        if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.status)) await settleCharge(tx, campaign.row, done)
+      }
     })
     return claimed.length
   }
@@ -145,6 +150,6 @@ export class CampaignSender {
     if (!row) return undefined
     const prepared = preparedCampaign(row)
     if (prepared instanceof Error) this.log.warn({ campaignId: id, err: prepared }, 'campaign content cannot be rendered')
-    return { name: row.name, status: row.status, prepared }
+    return { row, name: row.name, status: row.status, prepared }
   }
 }

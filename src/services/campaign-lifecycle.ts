@@ -38,6 +38,8 @@ const snapshotStep: JobHandler = async (deps, payload, tx) => {
   const campaign = await campaignsRepo.findCampaignById(tx, step.campaignId)
   // Canceled while copying: the rest is never copied.
   if (!campaign || campaign.status !== CAMPAIGN_STATUS.copying) return
+  // A dynamic list whose sending time was moved later: the job queued by that edit copies it then.
+  if (step.listIndex === 0 && step.afterId === 0 && campaign.useDynamicList && campaign.sendAt > deps.now()) return
   const bookId = campaign.listIds[step.listIndex]
   if (bookId !== undefined) {
     const { lastId } = await messagesRepo.snapshotBatch(tx, {

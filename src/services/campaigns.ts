@@ -48,11 +48,13 @@ export async function createCampaign(deps: Deps, accountId: number, input: Creat
   const count = draft ? 0 : isTest ? 1 : listIds.reduce((sum, id) => sum + (counts.get(id)?.active ?? 0), 0)
   const priceMicros = Math.round(deps.config.emailPrice * 1e6)
   const costMicros = count * priceMicros
-  if (costMicros > 0 && (await accountsRepo.sumBalanceMicros(deps.db, accountId)) < costMicros) {
-    throw new AppError('invalid', `Not enough money on the balance: sending to ${count} addresses costs ${(costMicros / 1e6).toFixed(4)} ${account.currency}`, { publishedCode: 14 })
-  }
   const status = draft ? CAMPAIGN_STATUS.draft : isTest ? CAMPAIGN_STATUS.test : CAMPAIGN_STATUS.copying
   const id = await deps.db.transaction().execute(async (tx) => {
+    // Checked under the account's lock: two campaigns created at once cannot both spend the same money.
+    await accountsRepo.lockAccount(tx, accountId)
+    if (costMicros > 0 && (await accountsRepo.sumBalanceMicros(tx, accountId)) < costMicros) {
+      throw new AppError('invalid', `Not enough money on the balance: sending to ${count} addresses costs ${(costMicros / 1e6).toFixed(4)} ${account.currency}`, { publishedCode: 14 })
+    }
     const id = await campaignsRepo.insertCampaign(tx, {
       accountId,
       name: input.name ?? input.subject,
@@ -156,6 +158,8 @@ export async function editCampaign(deps: Deps, accountId: number, id: number, in
       now,
     )
     if (sendAt !== undefined) await messagesRepo.reschedule(tx, id, sendAt, now)
+    // A dynamic list is read at the new time (the job queued for the old one steps aside, or finds it done).
+    if (sendAt !== undefined && campaign.useDynamicList && campaign.status === CAMPAIGN_STATUS.copying) await queueSnapshot(tx, campaign, { now, runAt: sendAt })
   })
 }
 

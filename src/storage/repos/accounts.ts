@@ -2,6 +2,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { AccountsTable, Database } from '../tables.js'
 import { BOOK_STATUS } from './address-books.js'
+import { isPostgres } from '../migrations/helpers.js'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -55,6 +56,11 @@ export async function findAccountByClientId(db: Db, clientId: string): Promise<A
 export async function listAccounts(db: Db): Promise<AccountRow[]> {
   const rows = await db.selectFrom('accounts').selectAll().orderBy('id').execute()
   return rows.map(toAccount)
+}
+
+/** Holds the account's row lock until the transaction ends (PostgreSQL; SQLite has one writer). */
+export async function lockAccount(db: Db, id: number): Promise<void> {
+  if (isPostgres(db as Kysely<unknown>)) await db.selectFrom('accounts').select('id').where('id', '=', id).forUpdate().execute()
 }
 
 export async function setAmpAllowed(db: Db, id: number, allowed: boolean, now: number): Promise<boolean> {
