@@ -6,6 +6,7 @@ import * as messagesRepo from '../storage/repos/messages.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
+import { isDeadlockVictim } from '../storage/db.js'
 import { AppError } from './errors.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from './plans.js'
@@ -168,14 +169,30 @@ export async function cancelCampaign(deps: Deps, accountId: number, id: number):
   await endEarly(deps, await getCampaign(deps, accountId, id), CAMPAIGN_STATUS.canceled)
 }
 
+/** Tries a transaction again when PostgreSQL picked it as a deadlock's victim (it was rolled back whole). */
+async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (err) {
+      if (!isDeadlockVictim(err) || attempt >= 5) throw err
+    }
+  }
+}
+
+/**
+ * Ends a campaign before its time. It locks the campaign, then its unsent messages, while a sender finishing a
+ * batch locks messages, then the campaign: when a batch's lease ran out mid-send the two can meet, and the
+ * cancel is tried again.
+ */
 async function endEarly(deps: Deps, campaign: Campaign, to: number): Promise<void> {
   const now = deps.now()
-  await deps.db.transaction().execute(async (tx) => {
+  await retryingDeadlocks(() => deps.db.transaction().execute(async (tx) => {
     const moved = await moveCampaign(tx, { id: campaign.id, from: campaignsRepo.OPEN_STATUSES, to, now, extra: { finished_at: now } })
     if (!moved) throw new AppError('invalid', 'The campaign is over: it can no longer be canceled')
     await messagesRepo.endUnsent(tx, campaign.id, now)
     await settleCharge(tx, campaign, now)
-  })
+  }))
 }
 
 /** `tidings campaigns pending`: what waits for the operator's moderation. */

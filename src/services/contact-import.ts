@@ -8,6 +8,7 @@ import { AppError } from './errors.js'
 import { getAccount } from './accounts.js'
 import { getLiveBook, listVariables } from './addressbooks.js'
 import { addContacts } from './contacts.js'
+import { isDeadlockVictim } from '../storage/db.js'
 import { prepareContacts } from './contact-input.js'
 import { isPhoneVariable, variableNameProblem, type ContactVariables, type VariableValue } from './contact-variables.js'
 import { normalizeEmail } from '../lib/email-address.js'
@@ -277,11 +278,6 @@ async function addToList(deps: Deps, input: ImportInput, items: PreparedBatch['i
 
 function isEveryItemInvalid(err: unknown): boolean {
   return err instanceof AppError && err.code === 'invalid' && err.message.startsWith('Argument emails is invalid')
-}
-
-/** PostgreSQL's deadlock_detected (SQLSTATE 40P01); SQLite runs one transaction at a time. */
-function isDeadlockVictim(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === '40P01'
 }
 
 /** csv-parse's errors carry a `CSV_…` code. */

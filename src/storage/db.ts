@@ -87,3 +87,8 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
+
+/** PostgreSQL chose this transaction as a deadlock's victim (SQLSTATE 40P01): it was rolled back whole. */
+export function isDeadlockVictim(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '40P01'
+}
