@@ -17,22 +17,29 @@ export interface MessageEventSource {
 }
 
 export async function recordMessageEvents(db: Kysely<Database>, action: WebhookAction, sources: readonly MessageEventSource[], now: number): Promise<void> {
-  if (sources.length === 0) return
-  const names = await bookNames(db, sources.map((s) => s.bookId))
-  const byAccount = new Map<number, object[]>()
+  const byAccount = new Map<number, MessageEventSource[]>()
   for (const s of sources) {
-    const book = s.bookId === null ? {} : { book_id: s.bookId, book_name: names.get(s.bookId) ?? '' }
-    const payload = { event: action, timestamp: Math.floor(now / 1000), email: s.email, task_id: s.campaignId, task_name: s.campaignName, ...book, ...s.extra }
-    byAccount.set(s.accountId, [...(byAccount.get(s.accountId) ?? []), payload])
+    const group = byAccount.get(s.accountId)
+    if (group) group.push(s)
+    else byAccount.set(s.accountId, [s])
   }
-  for (const [accountId, payloads] of byAccount) await recordEvents(db, { accountId, action, payloads, now })
+  for (const [accountId, group] of byAccount) {
+    const payloads = async () => {
+      const names = await bookNames(db, group.map((s) => s.bookId))
+      return group.map((s) => {
+        const book = s.bookId === null ? {} : { book_id: s.bookId, book_name: names.get(s.bookId) ?? '' }
+        return { event: action, timestamp: Math.floor(now / 1000), email: s.email, task_id: s.campaignId, task_name: s.campaignName, ...book, ...s.extra }
+      })
+    }
+    await recordEvents(db, { accountId, action, payloads, now })
+  }
 }
 
 export async function recordCampaignStatus(db: Kysely<Database>, c: { accountId: number; campaignId: number; campaignName: string; status: number }, now: number): Promise<void> {
   await recordEvents(db, {
     accountId: c.accountId,
     action: 'task_status_update',
-    payloads: [{ event: 'task_status_update', timestamp: Math.floor(now / 1000), task_id: c.campaignId, task_name: c.campaignName, status: c.status }],
+    payloads: () => [{ event: 'task_status_update', timestamp: Math.floor(now / 1000), task_id: c.campaignId, task_name: c.campaignName, status: c.status }],
     now,
   })
 }
@@ -48,16 +55,17 @@ export interface ContactEventSource {
 /** Events about contacts of the account's lists; the list names are read in the same transaction. */
 export async function recordContactEvents(db: Kysely<Database>, action: 'new_emails' | 'delete' | 'unsubscribe', accountId: number, contacts: readonly ContactEventSource[], now: number): Promise<void> {
   if (contacts.length === 0) return
-  const names = await bookNames(db, contacts.map((c) => c.bookId))
-  const timestamp = Math.floor(now / 1000)
-  const payloads = contacts.map((c) => ({
-    event: action,
-    timestamp,
-    email: c.email,
-    book_id: c.bookId,
-    book_name: names.get(c.bookId) ?? '',
-    ...(c.variables === undefined ? {} : { variables: c.variables }),
-  }))
+  const payloads = async () => {
+    const names = await bookNames(db, contacts.map((c) => c.bookId))
+    return contacts.map((c) => ({
+      event: action,
+      timestamp: Math.floor(now / 1000),
+      email: c.email,
+      book_id: c.bookId,
+      book_name: names.get(c.bookId) ?? '',
+      ...(c.variables === undefined ? {} : { variables: c.variables }),
+    }))
+  }
   await recordEvents(db, { accountId, action, payloads, now })
 }
 

@@ -11,17 +11,21 @@ const CHUNK = 500
 
 /**
  * Records events of one action for the endpoints subscribed to it; `db` must be the transaction of the change
- * they describe. An action no webhook subscribes to is not stored (docs/decisions/0003-events-for-subscribers.md:
- * writing every event cost 42 % of the contact import's speed).
+ * they describe. An action no webhook subscribes to is not stored (docs/decisions/0001-events-for-subscribers.md:
+ * writing every event cost 42 % of the contact import's speed), and its payloads are not even built: building
+ * them may read the database, on hot paths such as every batch of a campaign.
  */
-export async function recordEvents(db: Kysely<Database>, e: { accountId: number; action: string; payloads: readonly object[]; now: number }): Promise<void> {
-  if (e.payloads.length === 0) return
+export async function recordEvents(
+  db: Kysely<Database>,
+  e: { accountId: number; action: string; payloads: () => readonly object[] | Promise<readonly object[]>; now: number },
+): Promise<void> {
   const endpoints = await endpointsFor(db, e.accountId, e.action)
   if (endpoints.length === 0) return
-  for (let start = 0; start < e.payloads.length; start += CHUNK) {
+  const payloads = await e.payloads()
+  for (let start = 0; start < payloads.length; start += CHUNK) {
     const rows = await db
       .insertInto('events')
-      .values(e.payloads.slice(start, start + CHUNK).map((payload) => ({ account_id: e.accountId, action: e.action, payload: JSON.stringify(payload), created_at: e.now })))
+      .values(payloads.slice(start, start + CHUNK).map((payload) => ({ account_id: e.accountId, action: e.action, payload: JSON.stringify(payload), created_at: e.now })))
       .returning('id')
       .execute()
     const deliveries = rows.flatMap((r) => endpoints.map((endpointId) => ({ endpoint_id: endpointId, event_id: Number(r.id), status: DELIVERY_STATUS.queued, created_at: e.now })))

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, JobsTable } from '../tables.js'
 import type { Dialect } from '../db.js'
+import { leaseFree, skippingLocked } from './leases.js'
 
 export const JOB_STATUS = { queued: 'queued', done: 'done', failed: 'failed' } as const
 
@@ -40,30 +41,24 @@ export async function enqueueJob(
   return queueId
 }
 
-/**
- * Claims up to `limit` due jobs, oldest first: leases them until now + leaseMs and counts the attempt.
- * PostgreSQL: several runners may claim at once, so the inner select takes row locks with FOR UPDATE SKIP
- * LOCKED — concurrent claims skip each other's rows instead of waiting or claiming them twice. SQLite has
- * one writer at a time and one process (ARCHITECTURE.md), so the single UPDATE … RETURNING is atomic alone.
- */
+/** Claims up to `limit` due jobs, oldest first: leases them until now + leaseMs and counts the attempt (repos/leases.ts). */
 export async function claimDueJobs(
   db: Kysely<Database>,
   claim: { dialect: Dialect; now: number; limit: number; leaseMs: number },
 ): Promise<JobRow[]> {
-  let due = db
+  const due = db
     .selectFrom('jobs')
     .select('id')
     .where('status', '=', JOB_STATUS.queued)
     .where('run_at', '<=', claim.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', claim.now)]))
+    .where(leaseFree(claim.now))
     .orderBy('run_at')
     .orderBy('id')
     .limit(claim.limit)
-  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
   const rows = await db
     .updateTable('jobs')
     .set((eb) => ({ locked_until: claim.now + claim.leaseMs, attempts: eb('attempts', '+', 1), updated_at: claim.now }))
-    .where('id', 'in', due)
+    .where('id', 'in', skippingLocked(due, claim.dialect))
     .returningAll()
     .execute()
   // RETURNING gives no order on either database.

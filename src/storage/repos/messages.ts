@@ -3,6 +3,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, MessagesTable } from '../tables.js'
 import type { Dialect } from '../db.js'
+import { leaseFree, skippingLocked } from './leases.js'
 import { CONTACT_STATUS } from './contacts.js'
 
 /** statistics.general codes (API.md 3.3) the service sets. */
@@ -111,20 +112,19 @@ export type ClaimedMessage = MessageRow
  * that lease may record them). PostgreSQL skips rows another worker holds; SQLite has one writer.
  */
 export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseUntil: number }): Promise<ClaimedMessage[]> {
-  let due = db
+  const due = db
     .selectFrom('messages')
     .select('id')
     .where('queued', '=', 1)
     .where('next_attempt_at', '<=', claim.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', claim.now)]))
+    .where(leaseFree(claim.now))
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(claim.limit)
-  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
   const rows = await db
     .updateTable('messages')
     .set((eb) => ({ locked_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due)
+    .where('id', 'in', skippingLocked(due, claim.dialect))
     .returningAll()
     .execute()
   return rows.map(toMessage).sort((a, b) => a.id - b.id)
@@ -175,7 +175,7 @@ export async function endUnsent(db: Kysely<Database>, campaignId: number, now: n
     .set({ status: MESSAGE_STATUS.notSent, queued: 0, updated_at: now })
     .where('campaign_id', '=', campaignId)
     .where('status', 'in', [...UNFINISHED])
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .where(leaseFree(now))
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

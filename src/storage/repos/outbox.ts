@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, OutboxTable } from '../tables.js'
 import type { Dialect } from '../db.js'
+import { leaseFree, skippingLocked } from './leases.js'
 import type { Page } from '../../services/types.js'
 
 export const OUTBOX_KIND = { confirmation: 'confirmation', senderCode: 'sender_code' } as const
@@ -85,20 +86,19 @@ export async function countAccountEmailsSince(db: Kysely<Database>, filter: { ac
  * leaves them to the next claim. PostgreSQL skips rows another sender holds; SQLite has one writer.
  */
 export async function claimDueEmails(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseMs: number }): Promise<OutboxEmail[]> {
-  let due = db
+  const due = db
     .selectFrom('outbox')
     .select('id')
     .where('status', '=', OUTBOX_STATUS.queued)
     .where('next_attempt_at', '<=', claim.now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', claim.now)]))
+    .where(leaseFree(claim.now))
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(claim.limit)
-  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
   const rows = await db
     .updateTable('outbox')
     .set((eb) => ({ locked_until: claim.now + claim.leaseMs, attempts: eb('attempts', '+', 1), updated_at: claim.now }))
-    .where('id', 'in', due)
+    .where('id', 'in', skippingLocked(due, claim.dialect))
     .returningAll()
     .execute()
   return rows.map(toOutboxEmail).sort((a, b) => a.id - b.id)

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 import type { Dialect } from '../db.js'
+import { leaseFree, skippingLocked } from './leases.js'
 import { DELIVERY_STATUS } from './events.js'
 
 export interface ClaimedEndpoint {
@@ -19,14 +20,13 @@ export async function claimEndpoints(db: Kysely<Database>, claim: { dialect: Dia
     .selectFrom('webhook_endpoints as e')
     .select('e.id')
     .where('e.next_attempt_at', '<=', claim.now)
-    .where((eb) => eb.or([eb('e.locked_until', 'is', null), eb('e.locked_until', '<', claim.now)]))
+    .where(leaseFree(claim.now))
     .where((eb) => eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.endpoint_id', '=', 'e.id').where('d.status', '=', DELIVERY_STATUS.queued)))
     .orderBy('e.next_attempt_at')
     .limit(claim.limit)
   if (claim.except.length > 0) due = due.where('e.id', 'not in', [...claim.except])
-  if (claim.dialect === 'postgres') due = due.forUpdate().skipLocked()
   const leaseUntil = claim.now + claim.leaseMs
-  const rows = await db.updateTable('webhook_endpoints').set({ locked_until: leaseUntil }).where('id', 'in', due).returning(['id', 'account_id', 'url', 'failures']).execute()
+  const rows = await db.updateTable('webhook_endpoints').set({ locked_until: leaseUntil }).where('id', 'in', skippingLocked(due, claim.dialect)).returning(['id', 'account_id', 'url', 'failures']).execute()
   return rows.map((r) => ({ id: Number(r.id), accountId: Number(r.account_id), url: r.url, failures: r.failures, leaseUntil }))
 }
 
