@@ -12,7 +12,7 @@ import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
 import { finishIfDone, settleCharge } from '../services/campaign-lifecycle.js'
-import { recordMessageEvents, type MessageEventSource } from '../services/events.js'
+import { messageEventSource, recordMessageEvents, type MessageEventSource } from '../services/events.js'
 import { addressingOf } from '../services/message-links.js'
 import { signingKey } from '../services/signing-key.js'
 import { RateLimiter } from '../lib/rate-limiter.js'
@@ -31,8 +31,6 @@ export interface CampaignSenderOptions {
 
 interface SendingCampaign {
   row: campaignsRepo.CampaignRow
-  name: string
-  status: number
   prepared: PreparedCampaign | Error
 }
 
@@ -85,7 +83,7 @@ export class CampaignSender {
     for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
     for (const message of claimed) {
       const campaign = campaigns.get(message.campaignId)
-      if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.status)) {
+      if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) {
         outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: 'the campaign was canceled' })
       } else if (campaign.prepared instanceof Error) {
         outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: campaign.prepared.message })
@@ -106,7 +104,8 @@ export class CampaignSender {
       if (outcome.event === 'hard_bounces' && message.contactId !== null) bounced.push(message.contactId)
       const status = outcome.recorded.kind === 'final' ? outcome.recorded.status : outcome.recorded.kind === 'retry' ? messagesRepo.MESSAGE_STATUS.retrying : messagesRepo.MESSAGE_STATUS.delivered
       const extra = outcome.reason === undefined ? undefined : { status, bounce_reason: outcome.reason }
-      events[outcome.event].push({ ...message, campaignName: campaigns.get(message.campaignId)?.name ?? '', extra })
+      // Only messages of known campaigns are sent, so the campaign is there.
+      events[outcome.event].push(messageEventSource(message, campaigns.get(message.campaignId)!.row, extra))
     }
     await this.deps.db.transaction().execute(async (tx) => {
       await messagesRepo.recordOutcomes(tx, leaseUntil, outcomes, done)
@@ -115,7 +114,7 @@ export class CampaignSender {
       for (const [campaignId, campaign] of campaigns) {
         await finishIfDone(tx, campaignId, done)
         // Messages of a canceled campaign that were in flight at the cancel end here: pay them back too.
-        if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.status)) await settleCharge(tx, campaign.row, done)
+        if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) await settleCharge(tx, campaign.row, done)
       }
     })
     return claimed.length
@@ -150,6 +149,6 @@ export class CampaignSender {
     if (!row) return undefined
     const prepared = preparedCampaign(row)
     if (prepared instanceof Error) this.log.warn({ campaignId: id, err: prepared }, 'campaign content cannot be rendered')
-    return { row, name: row.name, status: row.status, prepared }
+    return { row, prepared }
   }
 }

@@ -8,7 +8,7 @@ import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { messageIdOfVerp } from './message-links.js'
 import { signingKey } from './signing-key.js'
 import { findCampaignById } from '../storage/repos/campaigns.js'
-import { recordMessageEvents } from './events.js'
+import { messageEventSource, recordMessageEvents } from './events.js'
 import { finishIfDone } from './campaign-lifecycle.js'
 import type { WebhookAction } from './webhooks.js'
 import type { Deps } from './types.js'
@@ -43,8 +43,7 @@ export async function recordReport(deps: Deps, messageId: number, report: Bounce
   await deps.db.transaction().execute(async (tx) => {
     if (await messagesRepo.markReported(tx, message.id, { status: change.statisticCode, error: change.reason, now })) {
       const extra = report.kind === 'arf' ? { status: change.statisticCode } : { status: change.statisticCode, bounce_reason: change.reason }
-      const source = { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
-      await recordMessageEvents(tx, change.event, [source], now)
+      await recordMessageEvents(tx, change.event, [messageEventSource(message, campaign, extra)], now)
     }
     // A report may end a message that was waiting for a retry, and with it the campaign.
     await finishIfDone(tx, message.campaignId, now)

@@ -9,7 +9,7 @@ import { countryOfIp } from '../lib/geoip.js'
 import { renderMessage } from '../delivery/email/campaign-content.js'
 import { addressingOf, campaignIdOfToken, messageIdOfToken } from './message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
-import { recordMessageEvents, type MessageEventSource } from './events.js'
+import { messageEventSource, recordMessageEvents, type MessageEventSource } from './events.js'
 import { signingKey } from './signing-key.js'
 import type { Deps } from './types.js'
 
@@ -27,8 +27,7 @@ async function find(deps: Deps, token: string): Promise<Found | undefined> {
 }
 
 function sourceOf(found: Found, extra?: Record<string, unknown>): MessageEventSource {
-  const { message, campaign } = found
-  return { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
+  return messageEventSource(found.message, found.campaign, extra)
 }
 
 /** The pixel was loaded: the first open counts, with the reader's country. False for an unknown token. */
