@@ -1,5 +1,6 @@
-// The only place that knows both AppError codes and HTTP: every error becomes a 4xx (or, for bugs, a 500)
-// with SendPulse's JSON body `{error_code, message}` — never HTML, never empty (COMPAT.md).
+// The only place that knows both AppError codes and HTTP: every error becomes a 4xx (a 503 while the database
+// cannot answer; for bugs, a 500) with SendPulse's JSON body `{error_code, message}` — never HTML, never empty
+// (COMPAT.md).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorCode } from '../services/errors.js'
 import { isDatabaseUnavailable } from '../storage/db.js'
