@@ -94,11 +94,10 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Stor
     connectionString: url,
     types,
     max: 10,
-    // TCP keepalives find a connection whose server vanished without closing it.
-    keepAlive: true,
-    // Also the longest wait for a free connection of the pool. Parameters in the URL take precedence.
     ...(timeouts && {
+      // Also bounds the wait for a free connection of the pool.
       connectionTimeoutMillis: timeouts.connectSeconds * 1000,
+      // statement_timeout and query_timeout given as parameters of the URL (in ms) take precedence over these.
       statement_timeout: timeouts.statementSeconds * 1000,
       query_timeout: timeouts.statementSeconds * 1000 + QUERY_TIMEOUT_MARGIN_MS,
     }),
