@@ -27,7 +27,7 @@ export function createLogger(config: Config): Logger {
 }
 
 export function openDeps(config: Config, log: Logger): { deps: Deps; storage: Storage } {
-  const storage = openDatabase(config.databaseUrl)
+  const storage = openDatabase(config.databaseUrl, { connectSeconds: config.dbConnectTimeoutSeconds, statementSeconds: config.dbStatementTimeoutSeconds })
   return { deps: { config, db: storage.db, dialect: storage.dialect, now: Date.now, log }, storage }
 }
 

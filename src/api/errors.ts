@@ -1,7 +1,9 @@
-// The only place that knows both AppError codes and HTTP: every error becomes a 4xx (or, for bugs, a 500)
-// with SendPulse's JSON body `{error_code, message}` — never HTML, never empty (COMPAT.md).
+// The only place that knows both AppError codes and HTTP: every error becomes a 4xx (a 503 while the database
+// cannot answer; for bugs, a 500) with SendPulse's JSON body `{error_code, message}` — never HTML, never empty
+// (COMPAT.md).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorCode } from '../services/errors.js'
+import { isDatabaseUnavailable } from '../storage/db.js'
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -16,7 +18,11 @@ const STATUS: Record<ErrorCode, number> = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  unavailable: 503,
 }
+
+/** How long a client should wait before trying again while the database is away: one connect timeout. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = '5'
 
 /** The one body the token call answers for bad credentials (COMPAT.md: the npm SDK stops asking on it). */
 export const INVALID_CLIENT_BODY = Object.freeze({
@@ -42,6 +48,9 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   const code = (err as FastifyError).code
   const mapped = code ? FASTIFY_ERRORS[code] : undefined
   if (mapped) return new AppError(mapped, err.message, { cause: err })
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('unavailable', 'Service temporarily unavailable, try again later', { cause: err, headers: { 'retry-after': UNAVAILABLE_RETRY_AFTER_SECONDS } })
+  }
   const status = (err as FastifyError).statusCode
   if (status !== undefined && status >= 400 && status < 500) return new AppError('bad_request', err.message, { cause: err })
   return undefined
@@ -69,13 +78,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err }, 'unhandled error')
       return reply.status(500).send({ error_code: 500, message: 'Internal server error' })
     }
-    // The token call answers only a token or invalid_client: any other JSON error would crash the npm SDK.
-    const answer = request.routeOptions.config.tokenCall && known.code !== 'invalid_client'
-      ? new AppError('invalid_client', 'Client authentication failed.', { cause: known })
-      : known
-    if (statusOf(answer) >= 500) request.log.error({ err }, 'request failed')
-    return reply.status(statusOf(answer)).headers(answer.headers).send(errorBody(answer))
+    if (statusOf(known) >= 500) request.log.error({ err }, 'request failed')
+    if (request.routeOptions.config.tokenCall) {
+      // The token call answers only a token, invalid_client or a non-JSON body: any other JSON error would crash
+      // the npm SDK, and invalid_client for a database outage would tell clients their credentials are wrong.
+      if (known.code === 'unavailable') return reply.status(503).headers(known.headers).type('text/plain').send(known.message)
+      if (known.code !== 'invalid_client') return sendError(reply, new AppError('invalid_client', 'Client authentication failed.', { cause: known }))
+    }
+    return sendError(reply, known)
   })
+}
+
+function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.status(statusOf(error)).headers(error.headers).send(errorBody(error))
 }
 
 declare module 'fastify' {

@@ -6,6 +6,8 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.String({ minLength: 1 }),
+  dbConnectTimeoutSeconds: Type.Integer({ minimum: 1 }),
+  dbStatementTimeoutSeconds: Type.Integer({ minimum: 1 }),
   publicUrl: Type.String({ minLength: 1 }),
   systemFrom: Type.String({ pattern: '^(?:[^<>\\r\\n]*<[^<>@\\s]+@[^<>@\\s]+>|[^<>@\\s]+@[^<>@\\s]+)$' }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
@@ -55,6 +57,16 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     default: (c) => `sqlite:${c.dataDir ?? './data'}/tidings.db`,
     description: '`sqlite:PATH` or `postgres://user:pass@host/db`',
     secret: true,
+  },
+  dbConnectTimeoutSeconds: {
+    env: 'TIDINGS_DB_CONNECT_TIMEOUT',
+    default: () => 5,
+    description: 'PostgreSQL: seconds to wait for a connection (also for a free one of the pool); then the API answers 503',
+  },
+  dbStatementTimeoutSeconds: {
+    env: 'TIDINGS_DB_STATEMENT_TIMEOUT',
+    default: () => 30,
+    description: 'PostgreSQL: seconds a statement may run (statement_timeout; the client gives up 5 s later); then the API answers 503',
   },
   publicUrl: { env: 'TIDINGS_PUBLIC_URL', default: (c) => `http://localhost:${c.port ?? 8080}`, description: 'Public base URL (tracking links)' },
   systemFrom: {

@@ -19,6 +19,7 @@ import { RateLimiter } from '../lib/rate-limiter.js'
 import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
 import { Poller } from './poller.js'
+import { OutagePacing } from './outage.js'
 
 export interface CampaignSenderOptions {
   pollMs?: number
@@ -56,7 +57,7 @@ export class CampaignSender {
     this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
     this.maxAttempts = options.maxAttempts ?? 8
     this.limiter = new RateLimiter(deps.config.emailRatePerSecond)
-    const poll = { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages' }
+    const poll = { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: 'sending campaign messages', outage: new OutagePacing(this.log) }
     // Two batches of 50 keep a pool of 10 connections busy; more in flight only grows the heap (measured in
     // docs/benchmarks.md: 4 × 100 sent 7% more a second for 120 MiB more RSS).
     this.pollers = Array.from({ length: options.parallelBatches ?? 2 }, () => new Poller(() => this.sendDue(), poll))

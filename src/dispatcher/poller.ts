@@ -1,17 +1,31 @@
-// Runs a round of work again and again: at once while rounds come back full, after a pause otherwise.
-// Shared by the job runner and the outbox sender; timers are unref'd, so a poller alone keeps no process alive.
+// Runs a round of work again and again: at once while rounds come back full, after a pause otherwise, and
+// after a growing pause while the database is away (outage.ts). Shared by the job runner, the outbox and the
+// campaign sender; timers are unref'd, so a poller alone keeps no process alive.
 import type { Logger } from 'pino'
+import { OutagePacing } from './outage.js'
+
+export interface PollerOptions {
+  pollMs: number
+  full: number
+  log: Logger
+  what: string
+  /** Pollers of one component share theirs, so an outage is reported once; by default each has its own. */
+  outage?: OutagePacing
+}
 
 export class Poller {
   private timer: NodeJS.Timeout | undefined
   private round: Promise<unknown> | undefined
   private running = false
+  private readonly outage: OutagePacing
 
   /** `round` returns how much it did; `full` is the amount that means more is probably waiting. */
   constructor(
     private readonly round_: () => Promise<number>,
-    private readonly options: { pollMs: number; full: number; log: Logger; what: string },
-  ) {}
+    private readonly options: PollerOptions,
+  ) {
+    this.outage = options.outage ?? new OutagePacing(options.log)
+  }
 
   start(): void {
     if (this.running) return
@@ -32,14 +46,21 @@ export class Poller {
   }
 
   private async poll(): Promise<void> {
-    let done = 0
+    let next = this.options.pollMs
     const round = this.round_().then(
-      (count) => void (done = count),
-      (err: unknown) => this.options.log.error({ err }, `${this.options.what} failed`),
+      (done) => {
+        this.outage.succeeded()
+        if (done >= this.options.full) next = 0
+      },
+      (err: unknown) => {
+        const pause = this.outage.pauseAfter(err)
+        if (pause === undefined) this.options.log.error({ err }, `${this.options.what} failed`)
+        else next = pause
+      },
     )
     this.round = round
     await round
     this.round = undefined
-    if (this.running) this.schedule(done >= this.options.full ? 0 : this.options.pollMs)
+    if (this.running) this.schedule(next)
   }
 }

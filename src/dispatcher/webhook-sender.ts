@@ -12,6 +12,8 @@ import { postWebhook } from '../delivery/webhooks/http-post.js'
 import { webhookSecret } from '../services/webhooks.js'
 import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
+import { OutagePacing } from './outage.js'
+import { isDatabaseUnavailable } from '../storage/db.js'
 
 export interface WebhookSenderOptions {
   pollMs?: number
@@ -32,6 +34,7 @@ export class WebhookSender {
   private readonly pollMs: number
   private readonly leaseMs: number
   private readonly inFlight = new Map<number, Promise<void>>()
+  private readonly outage: OutagePacing
   private timer: NodeJS.Timeout | undefined
   private running = false
   private lastPrune = 0
@@ -41,6 +44,7 @@ export class WebhookSender {
     options: WebhookSenderOptions = {},
   ) {
     this.log = deps.log.child({ component: 'webhooks' })
+    this.outage = new OutagePacing(this.log)
     this.concurrency = options.concurrency ?? 16
     this.pollMs = options.pollMs ?? 250
     // A request ends by its timeout; the lease outlives it by the time to record the outcome.
@@ -70,7 +74,10 @@ export class WebhookSender {
     })
     for (const endpoint of claimed) {
       const delivery = this.deliver(endpoint)
-        .catch((err: unknown) => this.log.error({ err, endpointId: endpoint.id }, 'webhook delivery failed'))
+        .catch((err: unknown) => {
+          // An outage is reported once, by the next poll (its lease brings the endpoint back afterwards).
+          if (!isDatabaseUnavailable(err)) this.log.error({ err, endpointId: endpoint.id }, 'webhook delivery failed')
+        })
         .finally(() => {
           this.inFlight.delete(endpoint.id)
           if (this.running) this.schedule(0)
@@ -104,10 +111,14 @@ export class WebhookSender {
     clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       this.poll().then(
-        (started) => this.running && this.schedule(started > 0 ? 0 : this.pollMs),
+        (started) => {
+          this.outage.succeeded()
+          if (this.running) this.schedule(started > 0 ? 0 : this.pollMs)
+        },
         (err: unknown) => {
-          this.log.error({ err }, 'claiming webhook endpoints failed')
-          if (this.running) this.schedule(this.pollMs)
+          const pause = this.outage.pauseAfter(err)
+          if (pause === undefined) this.log.error({ err }, 'claiming webhook endpoints failed')
+          if (this.running) this.schedule(pause ?? this.pollMs)
         },
       )
     }, delayMs)

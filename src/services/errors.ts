@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'uri_too_long'
   | 'unsupported_media_type'
   | 'too_many_requests' // a published per-account limit was reached
+  | 'unavailable' // the database cannot be reached or answer now: try again later
 
 export interface AppErrorOptions {
   /** The numeric `error_code` SendPulse publishes for this case (e.g. 213 "Book not found"). */

@@ -20,8 +20,15 @@ export function dialectOf(url: string): Dialect {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`)
 }
 
-export function openDatabase(url: string): Storage {
-  return dialectOf(url) === 'postgres' ? openPostgres(url) : openSqlite(url.slice('sqlite:'.length))
+/** Bounds on waiting for PostgreSQL, in seconds (TIDINGS_DB_CONNECT_TIMEOUT, TIDINGS_DB_STATEMENT_TIMEOUT). */
+export interface DatabaseTimeouts {
+  connectSeconds: number
+  statementSeconds: number
+}
+
+/** `timeouts` applies to PostgreSQL; without it nothing is bounded (tests, `tidings migrate`). */
+export function openDatabase(url: string, timeouts?: DatabaseTimeouts): Storage {
+  return dialectOf(url) === 'postgres' ? openPostgres(url, timeouts) : openSqlite(url.slice('sqlite:'.length))
 }
 
 function openSqlite(path: string): Storage {
@@ -76,16 +83,62 @@ const types = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
-function openPostgres(url: string): Storage {
-  const pool = new pg.Pool({ connectionString: url, types, max: 10 })
+/**
+ * The client gives up on a query this long after the server's statement_timeout: the server normally ends it
+ * first with a clear error; the client's own timer is for a server that cannot answer at all (a network cut).
+ */
+const QUERY_TIMEOUT_MARGIN_MS = 5000
+
+function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Storage {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types,
+    max: 10,
+    ...(timeouts && {
+      // Also bounds the wait for a free connection of the pool.
+      connectionTimeoutMillis: timeouts.connectSeconds * 1000,
+      // statement_timeout and query_timeout given as parameters of the URL (in ms) take precedence over these.
+      statement_timeout: timeouts.statementSeconds * 1000,
+      query_timeout: timeouts.statementSeconds * 1000 + QUERY_TIMEOUT_MARGIN_MS,
+    }),
+  })
+  // A connection the server ends (shutdown, restart, failover) emits 'error' on its client, idle in the pool or
+  // checked out between two queries; unheard, that event ends the process. The next query on the pool reports
+  // the outage to its caller (a 503, a paused dispatcher), so these need no handling of their own.
+  pool.on('error', ignore)
+  pool.on('connect', (client) => client.on('error', ignore))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }
+
+function ignore(): void {}
 
 /** True when the error is a unique-constraint violation on either database. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE'
+}
+
+// SQLSTATE classes 08 (connection exception) and 53 (insufficient resources: too many connections, disk full),
+// 57P01-57P03 (the server shuts down or is starting) and 57014 (statement_timeout or a cancel).
+const UNAVAILABLE_SQLSTATE = /^(08|53)...$|^57P0[123]$|^57014$/
+// Errors of the socket: the server refuses, resets or cannot be found.
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'])
+// pg's own errors carry no code: a connection ended or timed out, or a pool wait or query_timeout ran out.
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error)/
+
+/**
+ * True when the error says PostgreSQL cannot be reached or cannot answer now, not that the query was wrong:
+ * the request may succeed later (the API answers 503, the dispatcher pauses). Looks through causes and the
+ * errors of an AggregateError (a connection tried on IPv4 and IPv6).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET.has(code))) return true
+  if (UNAVAILABLE_MESSAGE.test(err.message)) return true
+  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true
+  return isDatabaseUnavailable(err.cause)
 }
 
 /** PostgreSQL chose this transaction as a deadlock's victim (SQLSTATE 40P01): it was rolled back whole. */

