@@ -116,7 +116,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   sendLeaseSeconds: {
     env: 'TIDINGS_SEND_LEASE',
     default: () => 300,
-    description: 'Seconds a worker holds the messages it claimed; a dead worker\'s messages are sent by another after this',
+    description: 'Seconds a worker holds the messages it claimed, renewed every third of it while they are in flight; a dead worker\'s messages are sent by another after this',
   },
   bounceDomain: {
     env: 'TIDINGS_BOUNCE_DOMAIN',

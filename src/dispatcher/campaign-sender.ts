@@ -1,8 +1,10 @@
 // Sends campaign messages (ARCHITECTURE.md "The sending model"): claims due rows in batches with a lease,
 // renders each for its recipient, sends the batch through the email channel under the rate limit, and
 // records every result. Temporary failures come back with backoff; permanent ones end the row with the
-// matching statistic code, and a hard bounce marks the contact. A dead worker's rows are claimed again
-// when its lease ends, so delivery is at least once, with duplicates limited to the batch in flight.
+// matching statistic code, and a hard bounce marks the contact. The lease is renewed while a batch is in
+// flight (lease-keeper.ts); a dead worker's rows are claimed again when its lease ends, so delivery is at
+// least once, with duplicates limited to the batch in flight.
+import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
@@ -12,7 +14,7 @@ import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign
 import { preparedCampaign } from '../services/prepared-campaigns.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
 import { finishIfDone, settleCharge } from '../services/campaign-lifecycle.js'
-import { messageEventSource, recordMessageEvents, type MessageEventSource } from '../services/events.js'
+import { messageEventSource, recordMessageEvents } from '../services/events.js'
 import { addressingOf } from '../services/message-links.js'
 import { signingKey } from '../services/signing-key.js'
 import { RateLimiter } from '../lib/rate-limiter.js'
@@ -20,6 +22,7 @@ import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
 import { Poller } from './poller.js'
 import { OutagePacing } from './outage.js'
+import { whileLeased } from './lease-keeper.js'
 
 export interface CampaignSenderOptions {
   pollMs?: number
@@ -35,7 +38,19 @@ interface SendingCampaign {
   prepared: PreparedCampaign | Error
 }
 
-type Outcome = { recorded: messagesRepo.MessageOutcome; event: 'delivered' | 'soft_bounces' | 'hard_bounces'; reason?: string }
+const EVENTS = ['delivered', 'soft_bounces', 'hard_bounces'] as const
+
+/** A send result's change to its message, and the event it makes with that event's own fields. */
+type Outcome = { recorded: messagesRepo.MessageOutcome; event: (typeof EVENTS)[number]; extra?: { status: number; bounce_reason: string } }
+
+/** A batch sent: the outcomes of messages that ended unsent, and of those sent, with the events they make. */
+interface Batch {
+  campaigns: Map<number, SendingCampaign | undefined>
+  ended: messagesRepo.MessageOutcome[]
+  sent: (Outcome & { message: messagesRepo.ClaimedMessage })[]
+  /** When the relay's answers came. */
+  done: number
+}
 
 const MAX_ERROR_LENGTH = 1000
 
@@ -74,51 +89,69 @@ export class CampaignSender {
   /** Claims one batch of due messages, sends it and records the results; returns how many were claimed. */
   async sendDue(): Promise<number> {
     const now = this.deps.now()
-    const leaseUntil = now + this.leaseMs
-    const claimed = await messagesRepo.claimDue(this.deps.db, { dialect: this.deps.dialect, now, limit: this.batchSize, leaseUntil })
+    const token = randomUUID()
+    const claimed = await messagesRepo.claimDue(this.deps.db, { dialect: this.deps.dialect, now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
     if (claimed.length === 0) return 0
+    const lease: messagesRepo.MessageLease = { token, ids: claimed.map((m) => m.id) }
+    const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))
+    await this.record(lease, batch)
+    return claimed.length
+  }
+
+  /** Renders the claimed messages and sends them under the rate limit; those that cannot be sent end here. */
+  private async send(claimed: messagesRepo.ClaimedMessage[]): Promise<Batch> {
     const key = await signingKey(this.deps)
-    const outcomes: messagesRepo.MessageOutcome[] = []
+    const ended: messagesRepo.MessageOutcome[] = []
     const sending: { message: messagesRepo.ClaimedMessage; email: OutboundEmail }[] = []
     const campaigns = new Map<number, SendingCampaign | undefined>()
     for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
     for (const message of claimed) {
       const campaign = campaigns.get(message.campaignId)
       if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) {
-        outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: 'the campaign was canceled' })
+        ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: 'the campaign was canceled' })
       } else if (campaign.prepared instanceof Error) {
-        outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: campaign.prepared.message })
+        ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: campaign.prepared.message })
       } else {
         const email = this.render(campaign.prepared, message, key)
-        if (email instanceof Error) outcomes.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: email.message })
+        if (email instanceof Error) ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error: email.message })
         else sending.push({ message, email })
       }
     }
     await this.limiter.take(sending.length)
     const results = sending.length > 0 ? await this.channel.send(sending.map((s) => s.email)) : []
     const done = this.deps.now()
-    const bounced: number[] = []
-    const events = { delivered: [] as MessageEventSource[], soft_bounces: [] as MessageEventSource[], hard_bounces: [] as MessageEventSource[] }
-    for (const [i, { message }] of sending.entries()) {
-      const outcome = this.outcomeOf(message, results[i] ?? { ok: false, retryable: true, reason: 'no result from the channel' }, done)
-      outcomes.push(outcome.recorded)
-      if (outcome.event === 'hard_bounces' && message.contactId !== null) bounced.push(message.contactId)
-      const status = outcome.recorded.kind === 'final' ? outcome.recorded.status : outcome.recorded.kind === 'retry' ? messagesRepo.MESSAGE_STATUS.retrying : messagesRepo.MESSAGE_STATUS.delivered
-      const extra = outcome.reason === undefined ? undefined : { status, bounce_reason: outcome.reason }
-      // Only messages of known campaigns are sent, so the campaign is there.
-      events[outcome.event].push(messageEventSource(message, campaigns.get(message.campaignId)!.row, extra))
-    }
+    const sent = sending.map(({ message }, i) => ({ message, ...this.outcomeOf(message, results[i] ?? { ok: false, retryable: true, reason: 'no result from the channel' }, done) }))
+    return { campaigns, ended, sent, done }
+  }
+
+  /**
+   * Records a batch's results in one transaction: the messages this claim still holds, and the events and
+   * bounced contacts of those only (a message whose lease another worker took is that worker's to record).
+   */
+  private async record(lease: messagesRepo.MessageLease, { campaigns, ended, sent, done }: Batch): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      await messagesRepo.recordOutcomes(tx, leaseUntil, outcomes, done)
+      const recorded = await messagesRepo.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
+      const held = sent.filter((s) => recorded.has(s.message.id))
+      if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
+      const bounced = held.filter((s) => s.event === 'hard_bounces' && s.message.contactId !== null).map((s) => s.message.contactId!)
       await setStatusOfIds(tx, { ids: bounced, status: CONTACT_STATUS.bounced, onlyFrom: [CONTACT_STATUS.active], now: done })
-      for (const [action, sources] of Object.entries(events)) await recordMessageEvents(tx, action as keyof typeof events, sources, done)
+      for (const action of EVENTS) {
+        // Only messages of known campaigns are sent, so the campaign is there.
+        const sources = held.filter((s) => s.event === action).map((s) => messageEventSource(s.message, campaigns.get(s.message.campaignId)!.row, s.extra))
+        await recordMessageEvents(tx, action, sources, done)
+      }
       for (const [campaignId, campaign] of campaigns) {
         await finishIfDone(tx, campaignId, done)
         // Messages of a canceled campaign that were in flight at the cancel end here: pay them back too.
         if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) await settleCharge(tx, campaign.row, done)
       }
     })
-    return claimed.length
+  }
+
+  /** Extends the batch's lease; a message another worker took meanwhile (this one stalled) stays theirs. */
+  private async renew(lease: messagesRepo.MessageLease): Promise<void> {
+    const held = await messagesRepo.renewLease(this.deps.db, lease, this.deps.now() + this.leaseMs)
+    if (held < lease.ids.length) this.log.warn({ lost: lease.ids.length - held }, 'another worker took messages of a batch in flight')
   }
 
   /** One recipient's email; an Error when their data breaks the template (it ends that message, not the batch). */
@@ -136,12 +169,13 @@ export class CampaignSender {
     const error = failureText(result).slice(0, MAX_ERROR_LENGTH)
     const answer = classifySmtpAnswer({ code: result.code, text: result.reason })
     if (result.retryable && message.attempts < this.maxAttempts) {
-      return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, event: 'soft_bounces', reason: error }
+      const extra = { status: messagesRepo.MESSAGE_STATUS.retrying, bounce_reason: error }
+      return { recorded: { id: message.id, kind: 'retry', error, retryAt: nextAttemptAt(message.attempts, now) }, event: 'soft_bounces', extra }
     }
     // Temporary failures that outlasted every attempt end as "unavailable".
     const status = result.retryable ? messagesRepo.MESSAGE_STATUS.unavailable : answer.statisticCode
     const hard = !result.retryable && answer.hard
-    return { recorded: { id: message.id, kind: 'final', status, error }, event: hard ? 'hard_bounces' : 'soft_bounces', reason: error }
+    return { recorded: { id: message.id, kind: 'final', status, error }, event: hard ? 'hard_bounces' : 'soft_bounces', extra: { status, bounce_reason: error } }
   }
 
   /** The campaign of a batch's messages, its content prepared once per change of its row. */

@@ -7,6 +7,7 @@ import { failureText, type EmailChannel, type SendResult } from '../delivery/cha
 import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
 import { Poller } from './poller.js'
+import { whileLeased } from './lease-keeper.js'
 
 export interface OutboxSenderOptions {
   pollMs?: number
@@ -46,7 +47,11 @@ export class OutboxSender {
   async sendDue(): Promise<number> {
     const claimed = await outboxRepo.claimDueEmails(this.deps.db, { dialect: this.deps.dialect, now: this.deps.now(), limit: this.batchSize, leaseMs: this.leaseMs })
     if (claimed.length === 0) return 0
-    const results = await this.channel.send(claimed.map((e) => ({ from: e.from, to: e.to, subject: e.subject, html: e.html, text: e.text })))
+    // The relay may take longer than the lease (lease-keeper.ts): renewed, it keeps a second sender from sending again.
+    const renew = () => outboxRepo.renewEmailLeases(this.deps.db, claimed, this.deps.now() + this.leaseMs)
+    const results = await whileLeased({ leaseMs: this.leaseMs, renew, log: this.log }, () =>
+      this.channel.send(claimed.map((e) => ({ from: e.from, to: e.to, subject: e.subject, html: e.html, text: e.text }))),
+    )
     const now = this.deps.now()
     for (const [i, email] of claimed.entries()) {
       const outcome = this.outcomeOf(results[i] ?? { ok: false, retryable: true, reason: 'no result from the channel' }, email.attempts, now)

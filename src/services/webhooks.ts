@@ -5,6 +5,7 @@ import * as attemptsRepo from '../storage/repos/webhook-attempts.js'
 import * as queueRepo from '../storage/repos/webhook-queue.js'
 import type { FailedEvent } from '../storage/repos/webhook-queue.js'
 import { newWebhookSecret } from '../delivery/webhooks/signature.js'
+import { withoutAddresses } from '../delivery/webhooks/failure-text.js'
 import { AppError } from './errors.js'
 import type { Deps } from './types.js'
 
@@ -100,11 +101,19 @@ export async function rotateWebhookSecret(deps: Deps, accountId: number): Promis
 /** Events given up on for the webhook's URL (a Tidings extension). */
 export async function failedEvents(deps: Deps, accountId: number, id: number, limit: number): Promise<FailedEvent[]> {
   const webhook = await getWebhook(deps, accountId, id)
-  return queueRepo.failedEvents(deps.db, webhook.endpointId, limit)
+  const shown = shownError(webhook.url)
+  return (await queueRepo.failedEvents(deps.db, webhook.endpointId, limit)).map((e) => ({ ...e, error: shown(e.error) }))
 }
 
 /** The last requests made to the webhook's URL (a Tidings extension). */
 export async function deliveryLog(deps: Deps, accountId: number, id: number, limit: number): Promise<attemptsRepo.AttemptRow[]> {
   const webhook = await getWebhook(deps, accountId, id)
-  return attemptsRepo.lastAttempts(deps.db, webhook.endpointId, limit)
+  const shown = shownError(webhook.url)
+  return (await attemptsRepo.lastAttempts(deps.db, webhook.endpointId, limit)).map((a) => ({ ...a, error: shown(a.error) }))
+}
+
+/** Errors are stored without resolved addresses (failure-text.ts); rows kept from before that may still hold them. */
+function shownError(url: string): (error: string | null) => string | null {
+  const target = new URL(url)
+  return (error) => error && withoutAddresses(error, target)
 }

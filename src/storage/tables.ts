@@ -248,6 +248,8 @@ export interface MessagesTable {
   attempts: Generated<number>
   next_attempt_at: Generated<number>
   locked_until: number | null
+  /** The claim that holds the lease: only it may renew the lease or record the message's result */
+  lease_token: string | null
   provider_id: string | null
   last_error: string | null
   sent_at: number | null

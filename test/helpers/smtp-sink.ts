@@ -19,6 +19,8 @@ export interface SmtpSink {
   refuse: (recipient: string) => { code: number; message: string } | undefined
   /** Milliseconds to wait before accepting each message: a slow relay. */
   delayMs: number
+  /** While set, each message received is answered only once this settles: a relay that hangs. */
+  hold: Promise<unknown> | undefined
   /** Cuts every open connection, without an answer, once this many messages were received in all. */
   dropAfter: number | undefined
   close(): Promise<void>
@@ -26,7 +28,7 @@ export interface SmtpSink {
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: Received[] = []
-  const sink: SmtpSink = { url: '', received, refuse: () => undefined, delayMs: 0, dropAfter: undefined, close: async () => {} }
+  const sink: SmtpSink = { url: '', received, refuse: () => undefined, delayMs: 0, hold: undefined, dropAfter: undefined, close: async () => {} }
   const sockets = new Set<Socket>()
   const server = new SMTPServer({
     authOptional: true,
@@ -55,7 +57,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               mail,
               raw,
             })
-            setTimeout(() => callback(), sink.delayMs)
+            void Promise.resolve(sink.hold).then(() => setTimeout(() => callback(), sink.delayMs))
           },
           (err: Error) => callback(err),
         )

@@ -8,6 +8,7 @@ import http from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
 import ipaddr from 'ipaddr.js'
+import { failureText } from './failure-text.js'
 
 export type WebhookPostResult = (Delivered | Failed) & { latencyMs: number }
 type Delivered = { ok: true; status: number }
@@ -75,7 +76,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs)
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (status !== undefined) return finish(statusResult(status))
-      finish({ ok: false, error: err.message, retryable: err.code !== FORBIDDEN })
+      finish({ ok: false, error: failureText(err, target), retryable: err.code !== FORBIDDEN })
     })
     request.on('response', (response) => {
       status = response.statusCode ?? 0
@@ -122,8 +123,9 @@ const publicOnlyLookup: net.LookupFunction = (hostname, lookupOptions, callback)
     // With autoSelectFamily (Node 20's default) net asks for all addresses and may try each of them.
     const addresses = typeof address === 'string' ? [address] : address.map((entry) => entry.address)
     for (const candidate of addresses) {
-      const refusal = forbiddenReason(candidate)
-      if (refusal) return callback(Object.assign(new Error(`${hostname}: ${refusal}`), { code: FORBIDDEN }), address, family)
+      // The customer reads this in the delivery log: their host name, never the address (failure-text.ts says why).
+      const refusal = forbiddenReason(candidate, hostname)
+      if (refusal) return callback(Object.assign(new Error(refusal), { code: FORBIDDEN }), address, family)
     }
     callback(null, address, family)
   })
@@ -133,15 +135,16 @@ const publicOnlyLookup: net.LookupFunction = (hostname, lookupOptions, callback)
  * Why a webhook may not connect to `address`, or undefined for a public unicast address. Anything ipaddr.js
  * puts in a special range is refused, which covers loopback, RFC 1918, link-local (cloud metadata), CGNAT,
  * ULA and also the IPv6 forms that embed an IPv4 address (NAT64, 6to4, Teredo) and could reach one of those.
+ * `shownAs` names the target in the text: the host name when the address is what it resolved to.
  */
-export function forbiddenReason(address: string): string | undefined {
+export function forbiddenReason(address: string, shownAs = address): string | undefined {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6
   try {
     // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it stands for.
     parsed = ipaddr.process(address)
   } catch {
-    return `refused to connect to unparsable address ${address}`
+    return `refused to connect to ${shownAs} (unparsable address)`
   }
   const range = parsed.range()
-  return range === 'unicast' ? undefined : `refused to connect to ${address} (${range} address)`
+  return range === 'unicast' ? undefined : `refused to connect to ${shownAs} (${range} address)`
 }

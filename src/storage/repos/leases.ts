@@ -1,5 +1,8 @@
 // Leases, shared by every queue (jobs, outbox, messages, webhook endpoints): a claimed row carries
 // `locked_until`; once that time passes, another worker may claim it, so a worker that died only delays its work.
+// A live worker renews the lease of work that may outlast it (dispatcher/lease-keeper.ts), and every write it
+// makes afterwards checks the claim is still its own: the claim's token (messages.lease_token), its attempt
+// count (jobs, outbox), or the lease's end (webhook endpoints, never renewed: a request ends by its timeout).
 import { sql, type RawBuilder } from 'kysely'
 import type { Dialect } from '../db.js'
 

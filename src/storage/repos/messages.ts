@@ -1,6 +1,6 @@
 // Messages: one row per recipient of a campaign (ARCHITECTURE.md "The sending model"). The rows are the
 // dispatcher's queue (claimed in batches with a lease) and the per-recipient statistics the API reports.
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely, Selectable, Updateable } from 'kysely'
 import type { Database, MessagesTable } from '../tables.js'
 import type { Dialect } from '../db.js'
 import { leaseFree, skippingLocked } from './leases.js'
@@ -107,11 +107,17 @@ export async function insertMessage(
 /** A claimed message: its attempts count the claim that took it. */
 export type ClaimedMessage = MessageRow
 
+/** A claim of messages: `token` owns their leases, to renew them and to record their results. */
+export interface MessageLease {
+  token: string
+  ids: readonly number[]
+}
+
 /**
- * Claims due messages: each is leased until `leaseUntil`, which also fences the results (only the holder of
- * that lease may record them). PostgreSQL skips rows another worker holds; SQLite has one writer.
+ * Claims due messages, leased to `token` until `leaseUntil`. PostgreSQL skips rows another worker holds;
+ * SQLite has one writer.
  */
-export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseUntil: number }): Promise<ClaimedMessage[]> {
+export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseUntil: number; token: string }): Promise<ClaimedMessage[]> {
   const due = db
     .selectFrom('messages')
     .select('id')
@@ -123,11 +129,21 @@ export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; 
     .limit(claim.limit)
   const rows = await db
     .updateTable('messages')
-    .set((eb) => ({ locked_until: claim.leaseUntil, attempts: eb('attempts', '+', 1) }))
+    .set((eb) => ({ locked_until: claim.leaseUntil, lease_token: claim.token, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', skippingLocked(due, claim.dialect))
     .returningAll()
     .execute()
   return rows.map(toMessage).sort((a, b) => a.id - b.id)
+}
+
+/** Extends the lease of the claim's messages it still holds to `leaseUntil`; returns how many it holds. */
+export async function renewLease(db: Kysely<Database>, lease: MessageLease, leaseUntil: number): Promise<number> {
+  let held = 0
+  for (let i = 0; i < lease.ids.length; i += 500) {
+    const result = await heldBy(db, lease, lease.ids.slice(i, i + 500)).set({ locked_until: leaseUntil }).executeTakeFirst()
+    held += Number(result.numUpdatedRows)
+  }
+  return held
 }
 
 export type MessageOutcome =
@@ -135,25 +151,33 @@ export type MessageOutcome =
   | { id: number; kind: 'retry'; error: string; retryAt: number }
   | { id: number; kind: 'final'; status: number; error: string }
 
-/** Records the outcomes of one claim; rows whose lease is no longer `leaseUntil` are left to their new holder. */
-export async function recordOutcomes(db: Kysely<Database>, leaseUntil: number, outcomes: readonly MessageOutcome[], now: number): Promise<void> {
-  const held = (ids: number[]) => db.updateTable('messages').where('id', 'in', ids).where('locked_until', '=', leaseUntil).where('queued', '=', 1)
+/**
+ * Records the outcomes of one claim and returns the ids it recorded: rows whose lease another claim took
+ * (this worker stalled past its lease) are left to their new holder, and the caller makes no events for them.
+ */
+export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, outcomes: readonly MessageOutcome[], now: number): Promise<Set<number>> {
+  const recorded = new Set<number>()
+  const update = async (ids: number[], change: Updateable<MessagesTable>) => {
+    const rows = await heldBy(db, lease, ids).set({ ...change, locked_until: null, lease_token: null, updated_at: now }).returning('id').execute()
+    for (const row of rows) recorded.add(Number(row.id))
+  }
   // Successes share every value (the relay's id is our own Message-ID): one statement for many rows.
   for (const captured of [false, true]) {
     const ids = outcomes.filter((o) => o.kind === 'sent' && o.captured === captured).map((o) => o.id)
     for (let i = 0; i < ids.length; i += 500) {
-      await held(ids.slice(i, i + 500))
-        .set({ status: MESSAGE_STATUS.delivered, queued: 0, locked_until: null, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null, updated_at: now })
-        .execute()
+      await update(ids.slice(i, i + 500), { status: MESSAGE_STATUS.delivered, queued: 0, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null })
     }
   }
   for (const o of outcomes) {
-    if (o.kind === 'retry') {
-      await held([o.id]).set({ status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, locked_until: null, last_error: o.error, updated_at: now }).execute()
-    } else if (o.kind === 'final') {
-      await held([o.id]).set({ status: o.status, queued: 0, locked_until: null, last_error: o.error, updated_at: now }).execute()
-    }
+    if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
+    else if (o.kind === 'final') await update([o.id], { status: o.status, queued: 0, last_error: o.error })
   }
+  return recorded
+}
+
+/** The rows among `ids` the claim still holds: the fence of every write a lease holder makes. */
+function heldBy(db: Kysely<Database>, lease: MessageLease, ids: readonly number[]) {
+  return db.updateTable('messages').where('id', 'in', [...ids]).where('lease_token', '=', lease.token).where('queued', '=', 1)
 }
 
 /** Whether any message of the campaign may still be sent: one index probe, asked after every batch. */

@@ -104,6 +104,19 @@ export async function claimDueEmails(db: Kysely<Database>, claim: { dialect: Dia
   return rows.map(toOutboxEmail).sort((a, b) => a.id - b.id)
 }
 
+/** Extends the lease of claimed emails to `leaseUntil` where the claim still holds them (its attempt, still queued). */
+export async function renewEmailLeases(db: Kysely<Database>, emails: readonly { id: number; attempts: number }[], leaseUntil: number): Promise<void> {
+  for (const attempts of new Set(emails.map((e) => e.attempts))) {
+    await db
+      .updateTable('outbox')
+      .set({ locked_until: leaseUntil })
+      .where('id', 'in', emails.filter((e) => e.attempts === attempts).map((e) => e.id))
+      .where('attempts', '=', attempts)
+      .where('status', '=', OUTBOX_STATUS.queued)
+      .execute()
+  }
+}
+
 export type DeliveryOutcome =
   | { status: 'sent' | 'captured'; providerId: string }
   | { status: 'failed'; error: string }

@@ -123,7 +123,7 @@ describe('postWebhook', () => {
     assert.equal((await postWebhook(url, 'a=1', {}, local)).ok, true)
     const result = await postWebhook(url, 'a=1', {}, guarded)
     assert.equal(result.ok, false)
-    assert.match(!result.ok ? result.error : '', /^localhost: refused to connect/)
+    assert.match(!result.ok ? result.error : '', /^refused to connect to localhost \(loopback address\)$/)
     assert.equal(target.requests.length, 1)
   })
 
