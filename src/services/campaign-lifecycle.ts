@@ -8,6 +8,8 @@ import * as messagesRepo from '../storage/repos/messages.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { enqueueJob } from '../storage/repos/jobs.js'
+import { CONTACT_STATUS, findContact } from '../storage/repos/contacts.js'
+import { findBlacklistedEmails } from '../storage/repos/blacklist.js'
 import type { Database } from '../storage/tables.js'
 import type { JobHandler } from '../dispatcher/jobs.js'
 import { recordCampaignStatus } from './events.js'
@@ -59,6 +61,16 @@ const snapshotStep: JobHandler = async (deps, payload, tx) => {
     }
   }
   await finishSnapshot(deps, tx, campaign)
+}
+
+/** Whether the copy under way will make `email` a recipient: active on one of the lists and not blacklisted, as snapshotBatch copies. */
+export async function willBeCopied(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, email: string): Promise<boolean> {
+  if (campaign.status !== CAMPAIGN_STATUS.copying) return false
+  if ((await findBlacklistedEmails(db, campaign.accountId, [email])).size > 0) return false
+  for (const bookId of campaign.listIds) {
+    if ((await findContact(db, bookId, email))?.status === CONTACT_STATUS.active) return true
+  }
+  return false
 }
 
 export const campaignJobHandlers: Readonly<Record<string, JobHandler>> = { [SNAPSHOT_JOB]: snapshotStep }

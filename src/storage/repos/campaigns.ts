@@ -211,8 +211,18 @@ export interface CampaignEdit {
   sendAt?: number
 }
 
-export async function editCampaign(db: Kysely<Database>, id: number, edit: CampaignEdit, now: number): Promise<void> {
-  await db
+/** A draft, or a campaign open and not yet due at `now`: what editCampaign's condition selects, for a row already read. */
+export function isWaiting(campaign: Pick<CampaignRow, 'status' | 'sendAt'>, now: number): boolean {
+  return campaign.status === CAMPAIGN_STATUS.draft || (OPEN_STATUSES.includes(campaign.status) && campaign.sendAt > now)
+}
+
+/**
+ * Applies an edit when the campaign is still waiting at `now`: a draft, or open and not yet due. The condition is in
+ * the UPDATE itself, so an edit read before a cancel or the start of sending cannot land after it (PostgreSQL
+ * checks it again on the row it waited for). The campaign's status when it applied, or undefined when it did not.
+ */
+export async function editCampaign(db: Kysely<Database>, id: number, edit: CampaignEdit, now: number): Promise<number | undefined> {
+  const row = await db
     .updateTable('campaigns')
     .set({
       name: edit.name,
@@ -227,7 +237,10 @@ export async function editCampaign(db: Kysely<Database>, id: number, edit: Campa
       updated_at: now,
     })
     .where('id', '=', id)
-    .execute()
+    .where((eb) => eb.or([eb('status', '=', CAMPAIGN_STATUS.draft), eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb('send_at', '>', now)])]))
+    .returning('status')
+    .executeTakeFirst()
+  return row?.status
 }
 
 export async function countLinkClick(db: Kysely<Database>, campaignId: number, link: string): Promise<void> {
