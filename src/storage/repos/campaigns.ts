@@ -200,6 +200,27 @@ export async function setChargedMicros(db: Kysely<Database>, id: number, charged
   await db.updateTable('campaigns').set({ charged_micros: chargedMicros, updated_at: now }).where('id', '=', id).execute()
 }
 
+/** The first step of the copy of recipients marks the start (started_at); false when a copy already started. */
+export async function claimCopy(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set({ started_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', CAMPAIGN_STATUS.copying)
+    .where('started_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Adds to what the campaign was charged, and to the emails written off for it (tariff_email_qty). */
+export async function addCharge(db: Kysely<Database>, id: number, charge: { micros: number; emails: number }, now: number): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set((eb) => ({ charged_micros: eb('charged_micros', '+', charge.micros), tariff_email_qty: eb('tariff_email_qty', '+', charge.emails), updated_at: now }))
+    .where('id', '=', id)
+    .execute()
+}
+
 export interface CampaignEdit {
   name?: string
   senderName?: string
