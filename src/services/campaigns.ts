@@ -11,7 +11,7 @@ import { AppError } from './errors.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from './plans.js'
 import { ampOf, attachmentsOf, contentOf, draftOf, listsOf, sendTimeOf, type CreateCampaignInput } from './campaign-input.js'
-import { finishIfDone, moveCampaign, queueSnapshot, settleCharge } from './campaign-lifecycle.js'
+import { finishIfDone, moveCampaign, queueSnapshot, settleCharge, willBeCopied } from './campaign-lifecycle.js'
 import type { Deps, Page } from './types.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo
@@ -146,21 +146,23 @@ export interface CampaignEditInput {
 export async function editCampaign(deps: Deps, accountId: number, id: number, input: CampaignEditInput): Promise<void> {
   const now = deps.now()
   const campaign = await getCampaign(deps, accountId, id)
-  const waiting = campaign.status === CAMPAIGN_STATUS.draft || (campaignsRepo.OPEN_STATUSES.includes(campaign.status) && campaign.sendAt > now)
-  if (!waiting) throw new AppError('invalid', 'Only a scheduled campaign or a draft can be edited; this one is already sending or over')
+  const notWaiting = () => new AppError('invalid', 'Only a scheduled campaign or a draft can be edited; this one is already sending or over')
+  if (!campaignsRepo.isWaiting(campaign, now)) throw notWaiting()
   const sender = input.sender_email === undefined ? undefined : await requireActiveSender(deps, accountId, input.sender_email)
   const content = input.body === undefined && input.template_id === undefined ? undefined : await contentOf(deps, accountId, input)
   const sendAt = input.send_date === undefined ? undefined : sendTimeOf(input.send_date, now).sendAt
   await deps.db.transaction().execute(async (tx) => {
-    await campaignsRepo.editCampaign(
+    // Checked again in the update: the campaign may have been canceled or started since it was read above.
+    const status = await campaignsRepo.editCampaign(
       tx,
       id,
       { name: input.name, senderName: input.sender_name, senderEmail: sender?.email, subject: input.subject, body: content?.html, templateId: content?.templateId, lang: content?.lang, sendAt },
       now,
     )
+    if (status === undefined) throw notWaiting()
     if (sendAt !== undefined) await messagesRepo.reschedule(tx, id, sendAt, now)
     // A dynamic list is read at the new time (the job queued for the old one steps aside, or finds it done).
-    if (sendAt !== undefined && campaign.useDynamicList && campaign.status === CAMPAIGN_STATUS.copying) await queueSnapshot(tx, campaign, { now, runAt: sendAt })
+    if (sendAt !== undefined && campaign.useDynamicList && status === CAMPAIGN_STATUS.copying) await queueSnapshot(tx, campaign, { now, runAt: sendAt })
   })
 }
 
@@ -237,12 +239,15 @@ export async function referrals(deps: Deps, accountId: number, id: number): Prom
   return campaignsRepo.linkClicks(deps.db, id)
 }
 
-/** What happened to one address in a campaign. */
-export async function messageTo(deps: Deps, accountId: number, id: number, rawEmail: string): Promise<messagesRepo.MessageRow> {
-  await getCampaign(deps, accountId, id)
+export type RecipientState = Pick<messagesRepo.MessageRow, 'status' | 'sentAt' | 'lastError'>
+
+/** What happened to one address in a campaign; while recipients are copied (13), one still to be copied is queued. */
+export async function messageTo(deps: Deps, accountId: number, id: number, rawEmail: string): Promise<RecipientState> {
+  const campaign = await getCampaign(deps, accountId, id)
   const email = normalizeEmail(rawEmail)
   if (!email) throw new AppError('invalid', 'Argument email is invalid')
   const message = await messagesRepo.findMessageByEmail(deps.db, id, email)
-  if (!message) throw new AppError('not_found', 'Email not found in the campaign')
-  return message
+  if (message) return message
+  if (await willBeCopied(deps.db, campaign, email)) return { status: messagesRepo.MESSAGE_STATUS.queued, sentAt: null, lastError: null }
+  throw new AppError('not_found', 'Email not found in the campaign')
 }

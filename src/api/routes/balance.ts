@@ -13,6 +13,22 @@ function toWireBalance(b: balance.Balance) {
   return { currency: b.currency, balance_currency: microsToNumber(b.micros) }
 }
 
+/**
+ * Tidings sells no SMTP or push tariff, but clients decode `smtp` and `push` as objects of the published fields
+ * (API.md 2.8, the OpenAPI file's DetailedBalanceResponse): "none", no end date, nothing left.
+ */
+const NO_SMTP_TARIFF = {
+  tariff_name: 'none',
+  end_date: null,
+  auto_renew: 0,
+  email_qty: 0,
+  email_qty_left: 0,
+  qty_per_hour: 0,
+  traffic_limit: '0',
+  traffic_limit_left: '0',
+} as const
+const NO_PUSH_TARIFF = { tariff_name: 'none', end_date: null, auto_renew: 0 } as const
+
 function toWireDetail(d: balance.BalanceDetail) {
   return {
     balance: { main: formatMicros(d.mainMicros), bonus: formatMicros(d.bonusMicros), currency: d.currency },
@@ -23,8 +39,8 @@ function toWireDetail(d: balance.BalanceDetail) {
       maximum_subscribers: d.maxSubscribers,
       current_subscribers: d.currentSubscribers,
     },
-    smtp: null,
-    push: null,
+    smtp: NO_SMTP_TARIFF,
+    push: NO_PUSH_TARIFF,
   }
 }
 

@@ -70,7 +70,8 @@ export function contactRoutes(deps: Deps) {
         return {
           email: contact.email,
           abook_id: String(contact.bookId),
-          phone: contact.phone,
+          // A string here, "" when none, as the OpenAPI file types it; lists answer a number or null (COMPAT.md).
+          phone: contact.phone ?? '',
           status: contact.status,
           status_explain: statusExplain(contact.status),
           variables: variablesAsList(contact.variables, contact.types),

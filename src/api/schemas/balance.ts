@@ -1,6 +1,6 @@
 // Wire schemas of the balance routes (API.md 2.8, 4.8). Types follow COMPAT.md: `balance_currency` is a
 // number; in the detailed form `main` and `bonus` are strings with two decimals, and `email`, `smtp`,
-// `push` are objects or null (never []).
+// `push` are objects of the published fields (never null or []).
 import { Type } from '@sinclair/typebox'
 
 export const CurrencyParams = Type.Object({
@@ -25,6 +25,21 @@ export const BalanceDetail = Type.Object({
     maximum_subscribers: Type.Integer(),
     current_subscribers: Type.Integer({ description: 'Distinct addresses in the lists not marked as deleted' }),
   }),
-  smtp: Type.Null({ description: 'Tidings has no separate SMTP tariff' }),
-  push: Type.Null({ description: 'Tidings has no push tariff' }),
+  smtp: Type.Object(
+    {
+      tariff_name: Type.String(),
+      end_date: Type.Null(),
+      auto_renew: Type.Integer(),
+      email_qty: Type.Integer(),
+      email_qty_left: Type.Integer(),
+      qty_per_hour: Type.Integer(),
+      traffic_limit: Type.String(),
+      traffic_limit_left: Type.String(),
+    },
+    { description: 'Tidings has no separate SMTP tariff: "none", with nothing left' },
+  ),
+  push: Type.Object(
+    { tariff_name: Type.String(), end_date: Type.Null(), auto_renew: Type.Integer() },
+    { description: 'Tidings has no push tariff: "none"' },
+  ),
 })

@@ -104,7 +104,9 @@ export const Campaign = Type.Object({
   message: Type.Object({ ...messageFields, body: Type.String({ description: 'HTML' }), preheader: Type.String() }),
   external_stat: Type.Object({ check_open_email: Type.Boolean(), check_redirect_link: Type.Boolean() }),
   permalink: Type.String(),
-  skipped_email_qty: Type.Integer({ description: 'Tidings extension: contacts of the lists left out (not active, blacklisted, or already on another of the lists)' }),
+  skipped_email_qty: Type.Integer({
+    description: 'Tidings extension: contacts of the lists left out (not active, blacklisted, already on another of the lists, or not paid for: the balance was short when they were copied)',
+  }),
   statistics: Type.Object({
     general: Type.Array(Type.Object({ code: Type.Integer(), count: Type.Integer(), explain: Type.String() })),
     clicks: Type.Array(Type.Object({ url: Type.String(), count: Type.Integer() })),

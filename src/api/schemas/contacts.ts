@@ -46,7 +46,7 @@ export const VariableValue = Type.Object({ name: Type.String(), type: Type.Strin
 export const SingleEmail = Type.Object({
   email: Type.String(),
   abook_id: Type.String(),
-  phone: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.String({ description: 'Digits, or "" when the contact has no phone' }),
   status: Type.Integer(),
   status_explain: Type.String(),
   variables: Type.Array(VariableValue),

@@ -200,6 +200,27 @@ export async function setChargedMicros(db: Kysely<Database>, id: number, charged
   await db.updateTable('campaigns').set({ charged_micros: chargedMicros, updated_at: now }).where('id', '=', id).execute()
 }
 
+/** The first step of the copy of recipients marks the start (started_at); false when a copy already started. */
+export async function claimCopy(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set({ started_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', CAMPAIGN_STATUS.copying)
+    .where('started_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Adds to what the campaign was charged, and to the emails written off for it (tariff_email_qty). */
+export async function addCharge(db: Kysely<Database>, id: number, charge: { micros: number; emails: number }, now: number): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set((eb) => ({ charged_micros: eb('charged_micros', '+', charge.micros), tariff_email_qty: eb('tariff_email_qty', '+', charge.emails), updated_at: now }))
+    .where('id', '=', id)
+    .execute()
+}
+
 export interface CampaignEdit {
   name?: string
   senderName?: string
@@ -211,8 +232,18 @@ export interface CampaignEdit {
   sendAt?: number
 }
 
-export async function editCampaign(db: Kysely<Database>, id: number, edit: CampaignEdit, now: number): Promise<void> {
-  await db
+/** A draft, or a campaign open and not yet due at `now`: what editCampaign's condition selects, for a row already read. */
+export function isWaiting(campaign: Pick<CampaignRow, 'status' | 'sendAt'>, now: number): boolean {
+  return campaign.status === CAMPAIGN_STATUS.draft || (OPEN_STATUSES.includes(campaign.status) && campaign.sendAt > now)
+}
+
+/**
+ * Applies an edit when the campaign is still waiting at `now`: a draft, or open and not yet due. The condition is in
+ * the UPDATE itself, so an edit read before a cancel or the start of sending cannot land after it (PostgreSQL
+ * checks it again on the row it waited for). The campaign's status when it applied, or undefined when it did not.
+ */
+export async function editCampaign(db: Kysely<Database>, id: number, edit: CampaignEdit, now: number): Promise<number | undefined> {
+  const row = await db
     .updateTable('campaigns')
     .set({
       name: edit.name,
@@ -227,7 +258,10 @@ export async function editCampaign(db: Kysely<Database>, id: number, edit: Campa
       updated_at: now,
     })
     .where('id', '=', id)
-    .execute()
+    .where((eb) => eb.or([eb('status', '=', CAMPAIGN_STATUS.draft), eb.and([eb('status', 'in', [...OPEN_STATUSES]), eb('send_at', '>', now)])]))
+    .returning('status')
+    .executeTakeFirst()
+  return row?.status
 }
 
 export async function countLinkClick(db: Kysely<Database>, campaignId: number, link: string): Promise<void> {

@@ -204,6 +204,15 @@ export async function endUnsent(db: Kysely<Database>, campaignId: number, now: n
   return Number(result.numUpdatedRows)
 }
 
+/**
+ * Removes the campaign's `count` messages copied last: recipients the balance could not pay for, dropped in the
+ * transaction that copied them, so they were never sendable.
+ */
+export async function dropLastCopied(db: Kysely<Database>, campaignId: number, count: number): Promise<void> {
+  const last = db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).orderBy('id', 'desc').limit(count)
+  await db.deleteFrom('messages').where('id', 'in', last).execute()
+}
+
 /** Lets the dispatcher take the messages of a campaign held for moderation. */
 export async function releaseHeld(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
   await db.updateTable('messages').set({ queued: 1, updated_at: now }).where('campaign_id', '=', campaignId).where('status', '=', MESSAGE_STATUS.queued).where('queued', '=', 0).execute()

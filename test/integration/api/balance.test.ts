@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
       })
     })
 
-    it('answers the detailed form with the exact types: strings for main and bonus, null smtp and push', async () => {
+    it('answers the detailed form with the exact types: strings for main and bonus, smtp and push objects of the published fields', async () => {
       const who = await t.account()
       const res = await t.call(who, { method: 'GET', url: '/user/balance/detail' })
       assert.equal(res.statusCode, 200)
@@ -92,8 +92,18 @@ for (const dialect of DIALECTS) {
           balance: { main: '100.00', bonus: '0.00', currency: 'USD' },
           // 100 USD at 0.0044 per email (the default price) pays for 22727 emails.
           email: { tariff_name: 'pro', finished_time: null, emails_left: 22727, maximum_subscribers: 10_000_000, current_subscribers: 0 },
-          smtp: null,
-          push: null,
+          // API.md 2.8 and the OpenAPI file publish these fields; Tidings has neither tariff, so they say "none".
+          smtp: {
+            tariff_name: 'none',
+            end_date: null,
+            auto_renew: 0,
+            email_qty: 0,
+            email_qty_left: 0,
+            qty_per_hour: 0,
+            traffic_limit: '0',
+            traffic_limit_left: '0',
+          },
+          push: { tariff_name: 'none', end_date: null, auto_renew: 0 },
         }),
       )
     })

@@ -228,14 +228,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await page(10), emails.slice(10, 20), 'and stays in the full list')
     })
 
-    it('answers one contact with abook_id as a string and variables as [{name, type, value}]', async () => {
+    it('answers one contact with abook_id and phone as strings ("" when none) and variables as [{name, type, value}]', async () => {
       const id = await newBook('Single')
       await add(id, { emails: [{ email: 'single@example.com', variables: { name: 'Solo', age: 5 } }, 'bare@example.com'] })
       const res = await t.call(account, { method: 'GET', url: `/addressbooks/${id}/emails/single@example.com` })
       assert.deepEqual(res.json(), {
         email: 'single@example.com',
         abook_id: String(id),
-        phone: null,
+        phone: '',
         status: 1,
         status_explain: 'Active',
         variables: [
@@ -245,6 +245,9 @@ for (const dialect of DIALECTS) {
       })
       const bare = await t.call(account, { method: 'GET', url: `/addressbooks/${id}/emails/bare%40example.com` })
       assert.deepEqual(bare.json<{ variables: unknown }>().variables, [], 'no variables: an empty array')
+      await t.call(account, { method: 'PUT', url: `/addressbooks/${id}/phone`, payload: { email: 'bare@example.com', phone: 380631234567 } })
+      const withPhone = await t.call(account, { method: 'GET', url: `/addressbooks/${id}/emails/bare@example.com` })
+      assert.equal(withPhone.json<{ phone: unknown }>().phone, '380631234567', 'the OpenAPI file types phone as a string here (not as in lists)')
       const missing = await t.call(account, { method: 'GET', url: `/addressbooks/${id}/emails/nobody@example.com` })
       assert.equal(missing.statusCode, 404)
       assert.deepEqual(missing.json(), { error_code: 502, message: 'Email address not found' })

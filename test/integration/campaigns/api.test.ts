@@ -8,6 +8,7 @@ import { snapshotDatabase } from '../../helpers/factories.js'
 import { HTML, campaignSetup, campaignStatus, createCampaign, dispatcher, type CampaignSetup } from '../../helpers/campaigns.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
+import * as campaignsRepo from '../../../src/storage/repos/campaigns.js'
 
 const base64 = (text: string) => Buffer.from(text).toString('base64')
 
@@ -139,6 +140,47 @@ for (const dialect of DIALECTS) {
       assert.equal(await campaignStatus(t, setup, created.id), 3)
       const refused = await t.call(setup.account, { method: 'PATCH', url: `/campaigns/${created.id}`, payload: { name: 'Too late' } })
       assert.equal(refused.statusCode, 422)
+    })
+
+    it('lands an edit only on a campaign still editable when the update runs, not when it was read', async () => {
+      const nameAndStatus = async (id: number) => (await t.call(setup.account, { method: 'GET', url: `/campaigns/${id}` })).json<{ name: string; status: number }>()
+      // Read while scheduled, canceled before the edit reaches the database.
+      const canceled = (await createCampaign(t, setup, { send_date: toWireDate(t.clock.now + 3_600_000), name: 'Read, then canceled' })).json<{ id: number }>().id
+      const read = await campaignsRepo.findCampaign(t.deps.db, setup.account.id, canceled)
+      assert.equal(read?.status, 13, 'editable when read')
+      assert.equal((await t.call(setup.account, { method: 'DELETE', url: `/campaigns/${canceled}` })).statusCode, 200)
+      await campaignsRepo.editCampaign(t.deps.db, canceled, { name: 'Edited after the cancel' }, t.clock.now)
+      const afterCancel = await nameAndStatus(canceled)
+      assert.deepEqual([afterCancel.name, afterCancel.status], ['Read, then canceled', 16])
+      // Read while scheduled, its sending time passed before the edit reached the database.
+      const started = (await createCampaign(t, setup, { send_date: toWireDate(t.clock.now + 3_600_000), name: 'Read, then started' })).json<{ id: number }>().id
+      await dispatcher(t, captureChannel()).drain()
+      assert.equal((await campaignsRepo.findCampaign(t.deps.db, setup.account.id, started))?.status, 2, 'copied and waiting for its time')
+      t.clock.advance(3_600_000)
+      await campaignsRepo.editCampaign(t.deps.db, started, { name: 'Edited after the start', subject: 'Changed mid-send' }, t.clock.now)
+      assert.equal((await nameAndStatus(started)).name, 'Read, then started')
+      await dispatcher(t, captureChannel()).drain()
+      assert.equal((await nameAndStatus(started)).status, 3)
+    })
+
+    it('answers an address of the lists as queued while the recipients are being copied (13), and 404 for one that will not be', async () => {
+      const s = await campaignSetup(t, 3)
+      await t.call(s.account, { method: 'POST', url: `/addressbooks/${s.bookId}/emails/unsubscribe`, payload: { emails: [s.emails[1]] } })
+      await t.call(s.account, { method: 'POST', url: '/blacklist', payload: { emails: base64(s.emails[2]!) } })
+      const created = (await createCampaign(t, s)).json<{ id: number; status: number }>()
+      assert.equal(created.status, 13)
+      const ask = (email: string) => t.call(s.account, { method: 'GET', url: `/campaigns/${created.id}/email/${email}` })
+      const queued = await ask(s.emails[0]!)
+      assert.equal(queued.statusCode, 200, queued.body)
+      assert.deepEqual(queued.json(), { sent_date: null, send_date: null, global_status: 0, global_status_explain: 'In queue', detail_status: 0, detail_status_explain: 'In queue' })
+      assert.equal((await ask(s.emails[0]!.replace(/@.+$/, (domain) => domain.toUpperCase()))).statusCode, 200, 'the domain in any case')
+      for (const email of [s.emails[1]!, s.emails[2]!, 'stranger@example.com', setup.emails[0]!]) {
+        const missing = await ask(email)
+        assert.equal(missing.statusCode, 404, email)
+        assert.deepEqual(missing.json(), { error_code: 404, message: 'Email not found in the campaign' })
+      }
+      await dispatcher(t, captureChannel()).drain()
+      assert.equal((await ask(s.emails[0]!)).json<{ global_status: number }>().global_status, 2)
     })
 
     it('leaves out unsubscribed, blacklisted and repeated addresses, and counts them', async () => {

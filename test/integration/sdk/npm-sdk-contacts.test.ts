@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(info, {
         email: 'anna@example.com',
         abook_id: String(bookId),
-        phone: null,
+        phone: '',
         status: 1,
         status_explain: 'Active',
         variables: [
