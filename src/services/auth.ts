@@ -5,6 +5,8 @@ import { DECOY_SECRET_HASH, digestToken, randomSecret, verifySecret } from '../l
 import { AppError } from './errors.js'
 import type { Deps } from './types.js'
 
+export const MAX_SECRET_CHECKS = 2
+
 export interface TokenAnswer {
   access_token: string
   token_type: 'Bearer'
