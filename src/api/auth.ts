@@ -74,7 +74,8 @@ export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
         return reply.send(answer)
       } catch (err) {
         // A refusal for lack of capacity says nothing about the secret: it is not a failed guess.
-        if (err instanceof AppError && err.code === 'invalid_client' && !(err instanceof auth.SecretChecksBusy)) throttle.recordFailure(key, ip)
+        const failedGuess = err instanceof AppError && err.code === 'invalid_client' && !(err instanceof auth.SecretChecksBusy)
+        if (failedGuess) throttle.recordFailure(key, ip)
         throw err
       }
     },
