@@ -10,6 +10,9 @@ import { openDatabase, type Storage } from '../../../src/storage/db.js'
 import * as accounts from '../../../src/services/accounts.js'
 import * as lifecycle from '../../../src/services/account-lifecycle.js'
 import { GENERATION_CHECK_MS } from '../../../src/services/token-cache.js'
+import * as accountsRepo from '../../../src/storage/repos/accounts.js'
+import * as credentialsRepo from '../../../src/storage/repos/credentials.js'
+import { digestToken, randomSecret } from '../../../src/lib/secrets.js'
 
 const INVALID_CLIENT = {
   error: 'invalid_client',
@@ -122,6 +125,23 @@ for (const dialect of DIALECTS) {
       await assert.rejects(lifecycle.rotateClientSecret(t.deps, acct.id), /not found/)
       const listed = (await accounts.listAccounts(t.deps)).find((a) => a.id === acct.id)
       assert.equal(listed?.status, 'deleted')
+    })
+
+    it('refuses a token written after a rotation by a token call that read the account before it', async () => {
+      const acct = await accounts.createAccount(t.deps, { name: 'race' })
+      const before = await accountsRepo.findAccountById(t.deps.db, acct.id)
+      await lifecycle.rotateClientSecret(t.deps, acct.id)
+      // What issueToken writes when its ~45 ms secret check of the old secret overlapped the rotation.
+      const late = randomSecret(32)
+      const now = t.clock.now
+      await credentialsRepo.recordAccessToken(t.deps.db, {
+        tokenHash: digestToken(late),
+        accountId: acct.id,
+        credentialsVersion: before!.credentialsVersion,
+        expiresAt: now + 3600_000,
+        now,
+      })
+      await assertRefusedBearer(other, late)
     })
 
     it('answers not found for an account that does not exist', async () => {
