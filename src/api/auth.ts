@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { LoginThrottle } from '../lib/login-throttle.js'
 import { AppError } from '../services/errors.js'
 import * as auth from '../services/auth.js'
+import { TokenCache } from '../services/token-cache.js'
 import type { Deps } from '../services/types.js'
 import { INVALID_CLIENT_BODY } from './errors.js'
 
@@ -72,7 +73,9 @@ export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
         throttle.recordSuccess(key, ip)
         return reply.send(answer)
       } catch (err) {
-        if (err instanceof AppError && err.code === 'invalid_client') throttle.recordFailure(key, ip)
+        // A refusal for lack of capacity says nothing about the secret: it is not a failed guess.
+        const failedGuess = err instanceof AppError && err.code === 'invalid_client' && !(err instanceof auth.SecretChecksBusy)
+        if (failedGuess) throttle.recordFailure(key, ip)
         throw err
       }
     },
@@ -83,11 +86,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i
 
 /** Resolves the bearer credential of every non-public route; anything not valid is a cheap 401. */
 export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
+  const tokens = new TokenCache()
   app.decorateRequest('accountId', 0)
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config.public || request.is404) return
     const credential = BEARER.exec(request.headers.authorization ?? '')?.[1]
-    const accountId = credential ? await auth.resolveBearer(deps, credential) : undefined
+    const accountId = credential ? await auth.resolveBearer(deps, tokens, credential) : undefined
     if (accountId === undefined) {
       // Not "invalid_client": on that value the npm SDK gives up instead of fetching a new token.
       throw new AppError('unauthorized', 'Invalid, expired or missing access token', {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import type { Deps } from '../services/types.js'
 import { escapeNonAscii, stringifyAscii } from '../lib/ascii-json.js'
+import { fastifyTrustProxy } from '../lib/trust-proxy.js'
 import { registerBodyParsers } from './conventions/body-parsers.js'
 import { parseQueryString } from './conventions/query.js'
 import { registerInputNormalization } from './conventions/input.js'
@@ -30,7 +31,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // Behind a reverse proxy the client is the proxy; its X-Forwarded-For names the real one.
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
     bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: {

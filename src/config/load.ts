@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { Value } from '@sinclair/typebox/value'
 import { parseCurrencyRates } from '../lib/currency-rates.js'
+import { parseTrustProxy } from '../lib/trust-proxy.js'
 import { ConfigSchema, SETTINGS, type Config } from './schema.js'
 
 export interface LoadOptions {
@@ -25,6 +26,7 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
   for (const key of KEYS) {
     if (layered[key] === undefined) layered[key] = SETTINGS[key].default(layered as Partial<Config>)
   }
+  layered.trustProxy = readTrustProxy(layered.trustProxy)
   const converted = Value.Convert(ConfigSchema, layered)
   const errors = [...Value.Errors(ConfigSchema, converted)]
   if (errors.length > 0) {
@@ -42,6 +44,15 @@ function checkCurrencyRates(text: string): void {
     parseCurrencyRates(text)
   } catch (err) {
     throw new Error(`invalid configuration:\n  currencyRates (${SETTINGS.currencyRates.env}): ${(err as Error).message}`)
+  }
+}
+
+/** Text, JSON or code to false, a hop count or a list; anything else refuses to start (lib/trust-proxy.ts). */
+function readTrustProxy(value: unknown): unknown {
+  try {
+    return parseTrustProxy(value)
+  } catch (err) {
+    throw new Error(`invalid configuration:\n  trustProxy (${SETTINGS.trustProxy.env}): ${(err as Error).message}`)
   }
 }
 

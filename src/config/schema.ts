@@ -12,7 +12,8 @@ export const ConfigSchema = Type.Object({
   systemFrom: Type.String({ pattern: '^(?:[^<>\\r\\n]*<[^<>@\\s]+@[^<>@\\s]+>|[^<>@\\s]+@[^<>@\\s]+)$' }),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   bodyLimitBytes: Type.Integer({ minimum: 1024 }),
-  tokenTtlSeconds: Type.Integer({ minimum: 600 }),
+  // 600: PHP 3.x renews 300 s before expiry. 86400: a leaked token lives one day at most.
+  tokenTtlSeconds: Type.Integer({ minimum: 600, maximum: 86400 }),
   loginMaxFailures: Type.Integer({ minimum: 1 }),
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1 }),
   loginWindowSeconds: Type.Integer({ minimum: 1 }),
@@ -31,7 +32,9 @@ export const ConfigSchema = Type.Object({
   sendLeaseSeconds: Type.Integer({ minimum: 1 }),
   bounceDomain: Type.String(),
   bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
-  trustProxy: Type.Boolean(),
+  // Read by lib/trust-proxy.ts before validation: false, a hop count, or proxy addresses and CIDR ranges
+  // (`true` is read as 1; the type keeps it so code and tests may still say `true`).
+  trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String(), { minItems: 1 })]),
   webhookAllowPrivate: Type.Boolean(),
   webhookTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
   webhookRetryHours: Type.Number({ minimum: 0 }),
@@ -76,7 +79,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   },
   logLevel: { env: 'LOG_LEVEL', default: () => 'info', description: 'pino log level' },
   bodyLimitBytes: { env: 'TIDINGS_BODY_LIMIT', default: () => 8 * 1024 * 1024, description: 'Largest accepted request body in bytes (larger: 413)' },
-  tokenTtlSeconds: { env: 'TIDINGS_TOKEN_TTL', default: () => 3600, description: 'Lifetime of OAuth access tokens in seconds' },
+  tokenTtlSeconds: { env: 'TIDINGS_TOKEN_TTL', default: () => 3600, description: 'Lifetime of OAuth access tokens in seconds (600 to 86400)' },
   loginMaxFailures: { env: 'TIDINGS_LOGIN_MAX_FAILURES', default: () => 10, description: 'Failed token calls allowed per client_id and IP in a window' },
   loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
   loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
@@ -124,7 +127,12 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: 'Domain of the per-recipient Return-Path (VERP) addresses; its MX should reach the bounce listener',
   },
   bouncePort: { env: 'TIDINGS_BOUNCE_PORT', default: () => 0, description: 'Port of the inbound SMTP listener for bounces (DSN) and complaints (ARF); 0: off' },
-  trustProxy: { env: 'TIDINGS_TRUST_PROXY', default: () => false, description: 'Read the client address from X-Forwarded-For (behind a reverse proxy): for the country of opens and the login throttle' },
+  trustProxy: {
+    env: 'TIDINGS_TRUST_PROXY',
+    default: () => false,
+    description:
+      'Reverse proxies whose X-Forwarded-For names the client (login throttle, country of opens): `false`; a hop count (`true` = 1: the last entry); or proxy addresses and CIDR ranges, `10.0.0.2,192.168.0.0/16`',
+  },
   webhookAllowPrivate: {
     env: 'TIDINGS_WEBHOOK_ALLOW_PRIVATE',
     default: () => false,

@@ -1,6 +1,9 @@
-// Counts failed token calls in a sliding window, per (client_id, IP) and per IP — never per client_id
-// alone, so an attacker elsewhere cannot lock a real client out (COMPAT.md, Authentication).
+// Counts failed token calls in a sliding window, per (client_id, client network) and per client network —
+// never per client_id alone, so an attacker elsewhere cannot lock a real client out (COMPAT.md,
+// Authentication). A client network is an IPv4 address or an IPv6 /64: one host usually holds a whole /64
+// (RFC 6177 advises /56 or /48 per site, /64 per subnet), so counting single IPv6 addresses counts nothing.
 // State is per process: with several API processes the allowance is per process, which still bounds guessing.
+import ipaddr from 'ipaddr.js'
 
 export interface ThrottleLimits {
   maxFailures: number
@@ -18,14 +21,16 @@ export class LoginThrottle {
 
   /** Seconds until the caller may try again, or 0 when it may try now. */
   retryAfterSeconds(clientId: string, ip: string): number {
-    const pairWait = this.waitFor(pairKey(clientId, ip), this.limits.maxFailures)
-    const ipWait = this.waitFor(ipKey(ip), this.limits.maxFailuresPerIp)
+    const network = clientNetwork(ip)
+    const pairWait = this.waitFor(pairKey(clientId, network), this.limits.maxFailures)
+    const ipWait = this.waitFor(networkKey(network), this.limits.maxFailuresPerIp)
     return Math.ceil(Math.max(pairWait, ipWait) / 1000)
   }
 
   recordFailure(clientId: string, ip: string): void {
     const at = this.now()
-    for (const key of [pairKey(clientId, ip), ipKey(ip)]) {
+    const network = clientNetwork(ip)
+    for (const key of [pairKey(clientId, network), networkKey(network)]) {
       const list = this.recent(key)
       list.push(at)
       this.failures.set(key, list)
@@ -34,7 +39,7 @@ export class LoginThrottle {
   }
 
   recordSuccess(clientId: string, ip: string): void {
-    this.failures.delete(pairKey(clientId, ip))
+    this.failures.delete(pairKey(clientId, clientNetwork(ip)))
   }
 
   private waitFor(key: string, max: number): number {
@@ -56,10 +61,23 @@ export class LoginThrottle {
   }
 }
 
-function pairKey(clientId: string, ip: string): string {
-  return `pair\u0000${clientId}\u0000${ip}`
+/** The unit failures are counted by: an IPv4 address (also when IPv4-mapped, `::ffff:a.b.c.d`) or an IPv6 /64. */
+export function clientNetwork(ip: string): string {
+  let address: ipaddr.IPv4 | ipaddr.IPv6
+  try {
+    address = ipaddr.process(ip)
+  } catch {
+    return ip
+  }
+  if (address.kind() === 'ipv4') return address.toString()
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4)
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`
 }
 
-function ipKey(ip: string): string {
-  return `ip\u0000${ip}`
+function pairKey(clientId: string, network: string): string {
+  return `pair\u0000${clientId}\u0000${network}`
+}
+
+function networkKey(network: string): string {
+  return `ip\u0000${network}`
 }

@@ -32,8 +32,29 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
 /** A fixed hash to verify against when the client id is unknown, so timing does not reveal which ids exist. */
 export const DECOY_SECRET_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
 
+let scryptInFlight = 0
+let scryptPeak = 0
+
+/** scrypt computations running now, and the most seen at once since the last reset (for tests and metrics). */
+export const scryptGauge = {
+  get inFlight(): number {
+    return scryptInFlight
+  },
+  get peak(): number {
+    return scryptPeak
+  },
+  resetPeak(): void {
+    scryptPeak = scryptInFlight
+  },
+}
+
 function scryptAsync(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  scryptPeak = Math.max(scryptPeak, ++scryptInFlight)
   return new Promise((resolve, reject) => {
-    scrypt(secret, salt, keyLength, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)))
+    scrypt(secret, salt, keyLength, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => {
+      scryptInFlight--
+      if (err) reject(err)
+      else resolve(key)
+    })
   })
 }

@@ -69,9 +69,16 @@ export async function listAccounts(deps: Deps) {
       client_id: a.clientId,
       currency: a.currency,
       plan: a.plan,
+      status: statusOf(a),
       balance: (await accountsRepo.sumBalanceMicros(deps.db, a.id)) / 1e6,
     })),
   )
+}
+
+/** `active`, `disabled` (`tidings accounts disable`) or `deleted`. */
+export function statusOf(account: accountsRepo.AccountRow): 'active' | 'disabled' | 'deleted' {
+  if (account.deletedAt !== null) return 'deleted'
+  return account.disabledAt === null ? 'active' : 'disabled'
 }
 
 /** Adds a credit (or, with a negative amount, a correction) to the account's ledger; returns the new balance. */
@@ -90,7 +97,7 @@ export async function getAccount(deps: Deps, accountId: number): Promise<account
 
 /** Creates a long-lived API key (PHP 3.x SDK sends it as a bearer token); shown once, stored as a digest. */
 export async function createApiKey(deps: Deps, accountId: number, name: string): Promise<{ id: number; api_key: string }> {
-  await getAccount(deps, accountId)
+  if ((await getAccount(deps, accountId)).deletedAt !== null) throw new AppError('not_found', `account ${accountId} not found`)
   const apiKey = `tdk_${randomSecret(32)}`
   const id = await credentialsRepo.createApiKey(deps.db, { accountId, name, keyHash: digestToken(apiKey), now: deps.now() })
   return { id, api_key: apiKey }

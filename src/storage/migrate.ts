@@ -8,7 +8,8 @@ import * as m0005 from './migrations/0005_system_templates.js'
 import * as m0006 from './migrations/0006_outbox_delivery.js'
 import * as m0007 from './migrations/0007_campaigns.js'
 import * as m0008 from './migrations/0008_webhooks.js'
-import * as m0011 from './migrations/0011_message_lease_token.js'
+import * as m0009 from './migrations/0009_account_lifecycle.js'
+import * as m0010 from './migrations/0010_message_lease_token.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -19,7 +20,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_outbox_delivery': m0006,
   '0007_campaigns': m0007,
   '0008_webhooks': m0008,
-  '0011_message_lease_token': m0011,
+  '0009_account_lifecycle': m0009,
+  '0010_message_lease_token': m0010,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

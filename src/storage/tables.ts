@@ -13,6 +13,12 @@ export interface AccountsTable {
   amp_allowed: Generated<number>
   /** Signs webhook deliveries (`whsec_…`); made on first use */
   webhook_secret: string | null
+  /** Set by `tidings accounts disable` (and delete): no token call, no API call */
+  disabled_at: number | null
+  /** Set by `tidings accounts delete`: disabled for good, API keys revoked; the data stays */
+  deleted_at: number | null
+  /** Bumped by every revocation; a token is valid only with its account's current version */
+  credentials_version: Generated<number>
   created_at: number
   updated_at: number
 }
@@ -21,7 +27,16 @@ export interface AccessTokensTable {
   token_hash: string
   account_id: number
   expires_at: number
+  /** The account's credentials_version when the token was issued */
+  credentials_version: Generated<number>
   created_at: number
+}
+
+/** One row (id 1): bumped by every revocation, watched by each process's token cache */
+export interface CredentialRevocationsTable {
+  id: number
+  generation: number
+  updated_at: number
 }
 
 export interface ApiKeysTable {
@@ -332,6 +347,7 @@ export interface Database {
   accounts: AccountsTable
   access_tokens: AccessTokensTable
   api_keys: ApiKeysTable
+  credential_revocations: CredentialRevocationsTable
   ledger_entries: LedgerEntriesTable
   address_books: AddressBooksTable
   contacts: ContactsTable

@@ -1,6 +1,7 @@
-// `tidings accounts …`: tenants, their balance credits and their API keys.
+// `tidings accounts …`: tenants, their balance credits, their API keys and the end of their access.
 import type { Command } from 'commander'
 import * as accounts from '../../services/accounts.js'
+import * as lifecycle from '../../services/account-lifecycle.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 export function registerAccountCommands(program: Command): void {
@@ -45,6 +46,8 @@ export function registerAccountCommands(program: Command): void {
       })
     })
 
+  registerLifecycleCommands(group)
+
   const keys = group.command('api-keys').description('Long-lived API keys (sent as Bearer tokens)')
   keys
     .command('create')
@@ -70,4 +73,58 @@ export function registerAccountCommands(program: Command): void {
         printJson({ revoked: parseId(keyId) })
       }),
     )
+}
+
+/** disable, enable, rotate-secret, revoke-tokens, delete: each takes effect on every server within a second. */
+function registerLifecycleCommands(group: Command): void {
+  group
+    .command('disable')
+    .description('Refuse account ID its token calls, tokens and API keys until `enable`')
+    .argument('<id>', 'account id')
+    .action((id: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => {
+        await lifecycle.disableAccount(deps, parseId(id))
+        printJson({ id: parseId(id), status: 'disabled' })
+      }),
+    )
+
+  group
+    .command('enable')
+    .description('Let disabled account ID get tokens again (its API keys work again too)')
+    .argument('<id>', 'account id')
+    .action((id: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => {
+        await lifecycle.enableAccount(deps, parseId(id))
+        printJson({ id: parseId(id), status: 'active' })
+      }),
+    )
+
+  group
+    .command('rotate-secret')
+    .description('Give account ID a new client_secret and end its tokens; prints client_id and client_secret (shown only once)')
+    .argument('<id>', 'account id')
+    .action((id: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => printJson(await lifecycle.rotateClientSecret(deps, parseId(id)))),
+    )
+
+  group
+    .command('revoke-tokens')
+    .description('End every access token of account ID; its client credentials and API keys keep working')
+    .argument('<id>', 'account id')
+    .action((id: string, _options: unknown, command: Command) =>
+      withDeps(command, async (deps) => printJson({ id: parseId(id), revoked_tokens: await lifecycle.revokeTokens(deps, parseId(id)) })),
+    )
+
+  group
+    .command('delete')
+    .description('Disable account ID for good and revoke its API keys; its data is kept')
+    .argument('<id>', 'account id')
+    .option('--yes', 'confirm: a deleted account cannot be enabled again')
+    .action((id: string, options: { yes?: boolean }, command: Command) => {
+      if (!options.yes) throw new Error('delete cannot be undone: add --yes')
+      return withDeps(command, async (deps) => {
+        await lifecycle.deleteAccount(deps, parseId(id))
+        printJson({ id: parseId(id), status: 'deleted' })
+      })
+    })
 }

@@ -14,6 +14,9 @@ export interface AccountRow {
   currency: string
   plan: string
   ampAllowed: boolean
+  disabledAt: number | null
+  deletedAt: number | null
+  credentialsVersion: number
   createdAt: number
 }
 
@@ -68,6 +71,57 @@ export async function setAmpAllowed(db: Db, id: number, allowed: boolean, now: n
   return Number(result.numUpdatedRows) > 0
 }
 
+/** Disables an account that is not deleted and bumps its credentials version; false when there is none. */
+export async function disableAccount(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set((eb) => ({
+      disabled_at: eb.fn.coalesce('disabled_at', eb.val(now)),
+      credentials_version: eb('credentials_version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function enableAccount(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db.updateTable('accounts').set({ disabled_at: null, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Marks an account deleted (and disabled) and bumps its credentials version; false when there is none. */
+export async function markAccountDeleted(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set((eb) => ({
+      deleted_at: now,
+      disabled_at: eb.fn.coalesce('disabled_at', eb.val(now)),
+      credentials_version: eb('credentials_version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Ends every token of the account (and, with a new secret hash, the old secret); false when there is none. */
+export async function bumpCredentialsVersion(db: Db, id: number, change: { now: number; clientSecretHash?: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set((eb) => ({
+      credentials_version: eb('credentials_version', '+', 1),
+      updated_at: change.now,
+      ...(change.clientSecretHash === undefined ? {} : { client_secret_hash: change.clientSecretHash }),
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
 export async function recordLedgerEntry(
   db: Db,
   entry: { accountId: number; amountMicros: number; kind: 'credit' | 'write_off' | 'refund'; note?: string; now: number },
@@ -108,6 +162,9 @@ function toAccount(row: Selectable<AccountsTable>): AccountRow {
     currency: row.currency,
     plan: row.plan,
     ampAllowed: row.amp_allowed === 1,
+    disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+    credentialsVersion: Number(row.credentials_version),
     createdAt: Number(row.created_at),
   }
 }

@@ -1,18 +1,28 @@
-// Bearer credentials: short-lived access tokens and long-lived API keys, both stored as digests only.
+// Bearer credentials: short-lived access tokens and long-lived API keys, both stored as digests only, and
+// the revocation counter that tells every process to forget the tokens it remembers.
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 
 export async function recordAccessToken(
   db: Kysely<Database>,
-  token: { tokenHash: string; accountId: number; expiresAt: number; now: number },
+  token: { tokenHash: string; accountId: number; credentialsVersion: number; expiresAt: number; now: number },
 ): Promise<void> {
   await db
     .insertInto('access_tokens')
-    .values({ token_hash: token.tokenHash, account_id: token.accountId, expires_at: token.expiresAt, created_at: token.now })
+    .values({
+      token_hash: token.tokenHash,
+      account_id: token.accountId,
+      credentials_version: token.credentialsVersion,
+      expires_at: token.expiresAt,
+      created_at: token.now,
+    })
     .execute()
 }
 
-/** The account and expiry of a token that has not expired at `now`. */
+/**
+ * The account and expiry of a token that has not expired at `now`, of an enabled account, issued under the
+ * account's current credentials version (a token whose secret check raced a rotation does not count).
+ */
 export async function findLiveAccessToken(
   db: Kysely<Database>,
   tokenHash: string,
@@ -20,11 +30,34 @@ export async function findLiveAccessToken(
 ): Promise<{ accountId: number; expiresAt: number } | undefined> {
   const row = await db
     .selectFrom('access_tokens')
-    .select(['account_id', 'expires_at'])
-    .where('token_hash', '=', tokenHash)
-    .where('expires_at', '>', now)
+    .innerJoin('accounts', 'accounts.id', 'access_tokens.account_id')
+    .select(['access_tokens.account_id', 'access_tokens.expires_at'])
+    .where('access_tokens.token_hash', '=', tokenHash)
+    .where('access_tokens.expires_at', '>', now)
+    .whereRef('access_tokens.credentials_version', '=', 'accounts.credentials_version')
+    .where('accounts.disabled_at', 'is', null)
     .executeTakeFirst()
   return row && { accountId: Number(row.account_id), expiresAt: Number(row.expires_at) }
+}
+
+/** Forgets every access token of the account; returns how many there were. */
+export async function deleteAccessTokensOf(db: Kysely<Database>, accountId: number): Promise<number> {
+  const result = await db.deleteFrom('access_tokens').where('account_id', '=', accountId).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Counts one revocation; every process's token cache drops its entries when it sees the count move. */
+export async function recordRevocation(db: Kysely<Database>, now: number): Promise<void> {
+  await db
+    .updateTable('credential_revocations')
+    .set((eb) => ({ generation: eb('generation', '+', 1), updated_at: now }))
+    .where('id', '=', 1)
+    .execute()
+}
+
+export async function findRevocationGeneration(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('credential_revocations').select('generation').where('id', '=', 1).executeTakeFirstOrThrow()
+  return Number(row.generation)
 }
 
 export async function deleteExpiredAccessTokens(db: Kysely<Database>, now: number): Promise<number> {
@@ -44,12 +77,15 @@ export async function createApiKey(
   return Number(row.id)
 }
 
+/** The account of an API key that is not revoked, while that account is enabled. */
 export async function findActiveApiKeyAccount(db: Kysely<Database>, keyHash: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('api_keys')
-    .select('account_id')
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select('api_keys.account_id')
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .where('accounts.disabled_at', 'is', null)
     .executeTakeFirst()
   return row && Number(row.account_id)
 }
@@ -62,6 +98,11 @@ export async function listApiKeys(db: Kysely<Database>, accountId: number) {
     .orderBy('id')
     .execute()
   return rows.map((r) => ({ id: Number(r.id), name: r.name, createdAt: Number(r.created_at), revokedAt: r.revoked_at === null ? null : Number(r.revoked_at) }))
+}
+
+/** Revokes every API key of the account that is still active. */
+export async function revokeApiKeysOf(db: Kysely<Database>, accountId: number, now: number): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()
 }
 
 export async function revokeApiKey(db: Kysely<Database>, accountId: number, id: number, now: number): Promise<boolean> {

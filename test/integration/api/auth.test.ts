@@ -4,6 +4,8 @@ import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import * as accounts from '../../../src/services/accounts.js'
+import { MAX_SECRET_CHECKS } from '../../../src/services/auth.js'
+import { scryptGauge } from '../../../src/lib/secrets.js'
 
 const INVALID_CLIENT = {
   error: 'invalid_client',
@@ -127,6 +129,91 @@ for (const dialect of DIALECTS) {
       assert.notEqual(stored.key_hash, key.api_key)
       await accounts.revokeApiKey(t.deps, account.id, key.id)
       assert.equal((await listWith(`Bearer ${key.api_key}`)).statusCode, 401)
+    })
+
+    it('counts the failures of IPv6 clients in one /64 together', async () => {
+      for (let i = 1; i <= 6; i++) await tokenCall({ client_id: `v6-${i}`, client_secret: 'x' }, 'application/json', `2001:db8:1:2::${i}`)
+      const sameNetwork = await tokenCall({ client_id: creds.client_id, client_secret: creds.client_secret }, 'application/json', '2001:db8:1:2:ffff:ffff:ffff:ffff')
+      assert.equal(sameNetwork.statusCode, 401)
+      assert.ok(Number(sameNetwork.headers['retry-after']) > 0)
+      const nextNetwork = await tokenCall({ client_id: creds.client_id, client_secret: creds.client_secret }, 'application/json', '2001:db8:1:3::1')
+      assert.equal(nextNetwork.statusCode, 200)
+    })
+
+    it('runs at most MAX_SECRET_CHECKS scrypt checks at once and answers the overflow at once with 401 invalid_client and Retry-After', async () => {
+      scryptGauge.resetPeak()
+      const flood = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => tokenCall({ client_id: creds.client_id, client_secret: `flood${i}` }, 'application/json', `10.50.${i >> 8}.${i & 255}`)),
+      )
+      assert.ok(scryptGauge.peak >= 1 && scryptGauge.peak <= MAX_SECRET_CHECKS, `peak ${scryptGauge.peak}`)
+      for (const res of flood) {
+        assert.equal(res.statusCode, 401)
+        assert.deepEqual(res.json(), INVALID_CLIENT)
+      }
+      const busy = flood.filter((res) => res.headers['retry-after'] !== undefined)
+      assert.ok(busy.length > 0, 'the overflow is refused, not queued')
+      for (const res of busy) assert.equal(res.headers['retry-after'], '1')
+      const after = await tokenCall({ client_id: creds.client_id, client_secret: creds.client_secret }, 'application/json', '10.51.0.1')
+      assert.equal(after.statusCode, 200, 'the right secret gets a token once the flood has passed')
+    })
+  })
+
+  describe(`client address behind listed proxies on ${dialect}`, () => {
+    let t: TestApp
+    let creds: accounts.CreatedAccount
+    before(async () => {
+      t = await startTestApp(dialect, { loginMaxFailuresPerIp: 6, trustProxy: ['10.0.0.0/8'] })
+      creds = await accounts.createAccount(t.deps, { name: 'proxied' })
+    })
+    after(() => t.close())
+
+    const tokenCall = (secret: string, peer: string, forwardedFor: string, clientId = creds.client_id) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/oauth/access_token',
+        payload: { client_id: clientId, client_secret: secret },
+        headers: { 'x-forwarded-for': forwardedFor },
+        remoteAddress: peer,
+      })
+
+    it('ignores X-Forwarded-For from a peer that is not a listed proxy', async () => {
+      for (let i = 0; i < 6; i++) await tokenCall('x', '192.0.2.50', `203.0.113.${i}`, `someone${i}`)
+      const res = await tokenCall(creds.client_secret, '192.0.2.50', '203.0.113.99')
+      assert.equal(res.statusCode, 401, 'every failure counted against the peer itself')
+      assert.ok(Number(res.headers['retry-after']) > 0)
+    })
+
+    it('takes the client address from X-Forwarded-For sent by a listed proxy', async () => {
+      for (let i = 0; i < 6; i++) await tokenCall('x', '10.1.1.1', '203.0.113.10', `someone${i}`)
+      assert.equal((await tokenCall(creds.client_secret, '10.1.1.1', '203.0.113.10')).statusCode, 401)
+      assert.equal((await tokenCall(creds.client_secret, '10.1.1.1', '203.0.113.11')).statusCode, 200, 'another client behind the same proxy')
+    })
+  })
+
+  describe(`client address one proxy hop away on ${dialect}`, () => {
+    let t: TestApp
+    let creds: accounts.CreatedAccount
+    before(async () => {
+      t = await startTestApp(dialect, { loginMaxFailuresPerIp: 6, trustProxy: 1 })
+      creds = await accounts.createAccount(t.deps, { name: 'one hop' })
+    })
+    after(() => t.close())
+
+    const tokenCall = (secret: string, forwardedFor: string, clientId = creds.client_id) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/oauth/access_token',
+        payload: { client_id: clientId, client_secret: secret },
+        headers: { 'x-forwarded-for': forwardedFor },
+        remoteAddress: '10.0.0.1',
+      })
+
+    it('takes the address the proxy appended, not the ones the client wrote before it', async () => {
+      for (let i = 0; i < 6; i++) await tokenCall('x', `198.51.100.${i}, 203.0.113.7`, `someone${i}`)
+      const forged = await tokenCall(creds.client_secret, '198.51.100.99, 203.0.113.7')
+      assert.equal(forged.statusCode, 401, 'a new forged first entry does not escape the count')
+      assert.ok(Number(forged.headers['retry-after']) > 0)
+      assert.equal((await tokenCall(creds.client_secret, '198.51.100.5, 203.0.113.8')).statusCode, 200)
     })
   })
 }

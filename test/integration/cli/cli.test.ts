@@ -5,7 +5,12 @@ import { spawn, execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { connect } from 'node:net'
 import { createInterface } from 'node:readline'
+import pino from 'pino'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
+import { loadConfig } from '../../../src/config/load.js'
+import { buildServer } from '../../../src/api/server.js'
+import * as accounts from '../../../src/services/accounts.js'
+import { GENERATION_CHECK_MS } from '../../../src/services/token-cache.js'
 
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
@@ -28,7 +33,7 @@ for (const dialect of DIALECTS) {
       assert.equal(typeof created.id, 'number')
       const listed = JSON.parse(await tidings('accounts', 'list')) as Record<string, unknown>[]
       const acme = listed.find((a) => a.id === created.id)
-      assert.deepEqual({ ...acme }, { id: created.id, name: 'Acme', client_id: created.client_id, currency: 'EUR', plan: 'pro', balance: 12.5 })
+      assert.deepEqual({ ...acme }, { id: created.id, name: 'Acme', client_id: created.client_id, currency: 'EUR', plan: 'pro', status: 'active', balance: 12.5 })
       assert.ok(!JSON.stringify(listed).includes(String(created.client_secret)), 'the secret is never shown again')
       const credited = JSON.parse(await tidings('accounts', 'credit', String(created.id), '7.25')) as { balance: number }
       assert.equal(credited.balance, 19.75)
@@ -37,6 +42,51 @@ for (const dialect of DIALECTS) {
     it('refuses a bad amount and an unknown account with a message and a non-zero exit', async () => {
       await assert.rejects(tidings('accounts', 'credit', '999999', '5'), /account 999999 not found/)
       await assert.rejects(tidings('accounts', 'create', '--name', 'x', '--balance', 'lots'), /amount must be a decimal/)
+    })
+
+    it('rotates a secret, disables, enables, revokes tokens and deletes accounts; a running server follows within its generation check', async () => {
+      const clock = { now: Date.now() }
+      const config = loadConfig({ env: {}, overrides: { databaseUrl: database.url, logLevel: 'silent' } })
+      const deps = { config, db: database.storage.db, dialect, now: () => clock.now, log: pino({ level: 'silent' }) }
+      const server = await buildServer(deps)
+      try {
+        const tokenCall = (clientId: string, secret: string) =>
+          server.inject({ method: 'POST', url: '/oauth/access_token', payload: { client_id: clientId, client_secret: secret } })
+        const tokenOf = async (clientId: string, secret: string) => (await tokenCall(clientId, secret)).json<{ access_token: string }>().access_token
+        const listWith = async (token: string) => (await server.inject({ method: 'GET', url: '/addressbooks', headers: { authorization: `Bearer ${token}` } })).statusCode
+        const rotated = await accounts.createAccount(deps, { name: 'rotated' })
+        const disabled = await accounts.createAccount(deps, { name: 'disabled' })
+        const revoked = await accounts.createAccount(deps, { name: 'revoked' })
+        const deleted = await accounts.createAccount(deps, { name: 'deleted' })
+        const tokens = await Promise.all([rotated, disabled, revoked, deleted].map((a) => tokenOf(a.client_id, a.client_secret)))
+        for (const token of tokens) assert.equal(await listWith(token), 200)
+
+        const [rotation, disabling, revoking, deletion] = await Promise.all([
+          tidings('accounts', 'rotate-secret', String(rotated.id)),
+          tidings('accounts', 'disable', String(disabled.id)),
+          tidings('accounts', 'revoke-tokens', String(revoked.id)),
+          tidings('accounts', 'delete', String(deleted.id), '--yes'),
+        ])
+        const secret = JSON.parse(rotation) as Record<string, string>
+        assert.deepEqual(Object.keys(secret).sort(), ['client_id', 'client_secret'])
+        assert.deepEqual(JSON.parse(disabling), { id: disabled.id, status: 'disabled' })
+        assert.deepEqual(JSON.parse(revoking), { id: revoked.id, revoked_tokens: 1 })
+        assert.deepEqual(JSON.parse(deletion), { id: deleted.id, status: 'deleted' })
+
+        clock.now += GENERATION_CHECK_MS
+        for (const token of tokens) assert.equal(await listWith(token), 401)
+        assert.equal((await tokenCall(rotated.client_id, rotated.client_secret)).statusCode, 401, 'the old secret')
+        assert.equal(await listWith(await tokenOf(secret.client_id!, secret.client_secret!)), 200, 'the new secret')
+        assert.equal((await tokenCall(disabled.client_id, disabled.client_secret)).statusCode, 401)
+        assert.equal((await tokenCall(deleted.client_id, deleted.client_secret)).statusCode, 401)
+        assert.equal(await listWith(await tokenOf(revoked.client_id, revoked.client_secret)), 200, 'revoked tokens, not credentials')
+
+        assert.deepEqual(JSON.parse(await tidings('accounts', 'enable', String(disabled.id))), { id: disabled.id, status: 'active' })
+        assert.equal(await listWith(await tokenOf(disabled.client_id, disabled.client_secret)), 200)
+        await assert.rejects(tidings('accounts', 'enable', String(deleted.id)), new RegExp(`account ${deleted.id} not found`))
+      } finally {
+        await server.close()
+      }
     })
 
     it('prints the effective config with the database password hidden', async () => {

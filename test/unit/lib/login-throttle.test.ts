@@ -35,4 +35,14 @@ describe('LoginThrottle', () => {
     throttle.recordFailure('c', '4.4.4.4')
     assert.equal(throttle.retryAfterSeconds('c', '4.4.4.4'), 0)
   })
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address, and every address of an IPv6 /64 as one client', () => {
+    const { throttle } = make()
+    for (let i = 0; i < 3; i++) throttle.recordFailure(`c${i}`, '::ffff:5.5.5.5')
+    for (let i = 0; i < 2; i++) throttle.recordFailure(`d${i}`, '5.5.5.5')
+    assert.ok(throttle.retryAfterSeconds('fresh', '5.5.5.5') > 0)
+    for (let i = 1; i <= 5; i++) throttle.recordFailure(`c${i}`, `2001:db8:0:7:${i}::1`)
+    assert.ok(throttle.retryAfterSeconds('fresh', '2001:db8:0:7:ffff::') > 0)
+    assert.equal(throttle.retryAfterSeconds('fresh', '2001:db8:0:8::1'), 0)
+  })
 })

@@ -1,0 +1,65 @@
+// Ending an account's access: disable/enable, delete, rotate the client secret, revoke its tokens. Each
+// revocation bumps the account's credentials version (so tokens issued before, even mid-check, are
+// invalid), deletes its tokens and counts one revocation, in one transaction; every process's token cache
+// sees the count move within a second (services/token-cache.ts).
+import * as accountsRepo from '../storage/repos/accounts.js'
+import * as credentialsRepo from '../storage/repos/credentials.js'
+import { hashSecret, randomSecret } from '../lib/secrets.js'
+import { AppError } from './errors.js'
+import type { Deps } from './types.js'
+
+/** Refuses the account's token calls, tokens and API keys until `enableAccount`. */
+export async function disableAccount(deps: Deps, accountId: number): Promise<void> {
+  await revoke(deps, accountId, (tx, now) => accountsRepo.disableAccount(tx, accountId, now))
+}
+
+/** Lets a disabled account get tokens again; its API keys work again too (revoke them one by one if leaked). */
+export async function enableAccount(deps: Deps, accountId: number): Promise<void> {
+  if (!(await accountsRepo.enableAccount(deps.db, accountId, deps.now()))) throw notFound(accountId)
+}
+
+/** Replaces the client secret and ends every token of the account; the new secret is shown once. */
+export async function rotateClientSecret(deps: Deps, accountId: number): Promise<{ client_id: string; client_secret: string }> {
+  const account = await accountsRepo.findAccountById(deps.db, accountId)
+  if (!account || account.deletedAt !== null) throw notFound(accountId)
+  const clientSecret = randomSecret(24)
+  const clientSecretHash = await hashSecret(clientSecret)
+  await revoke(deps, accountId, (tx, now) => accountsRepo.bumpCredentialsVersion(tx, accountId, { now, clientSecretHash }))
+  return { client_id: account.clientId, client_secret: clientSecret }
+}
+
+/** Ends every access token of the account; its credentials keep working. Returns how many tokens there were. */
+export async function revokeTokens(deps: Deps, accountId: number): Promise<number> {
+  return revoke(deps, accountId, (tx, now) => accountsRepo.bumpCredentialsVersion(tx, accountId, { now }))
+}
+
+/**
+ * Disables the account for good and revokes its API keys. Its data (lists, campaigns, messages, ledger) stays:
+ * about twenty tables refer to an account without cascading deletes, and sent messages are its accounting.
+ */
+export async function deleteAccount(deps: Deps, accountId: number): Promise<void> {
+  await revoke(deps, accountId, async (tx, now) => {
+    if (!(await accountsRepo.markAccountDeleted(tx, accountId, now))) return false
+    await credentialsRepo.revokeApiKeysOf(tx, accountId, now)
+    return true
+  })
+}
+
+/** Runs `change` (false: no such account) with the account's tokens deleted and one revocation counted. */
+async function revoke(
+  deps: Deps,
+  accountId: number,
+  change: (tx: Deps['db'], now: number) => Promise<boolean>,
+): Promise<number> {
+  const now = deps.now()
+  return deps.db.transaction().execute(async (tx) => {
+    if (!(await change(tx, now))) throw notFound(accountId)
+    const revoked = await credentialsRepo.deleteAccessTokensOf(tx, accountId)
+    await credentialsRepo.recordRevocation(tx, now)
+    return revoked
+  })
+}
+
+function notFound(accountId: number): AppError {
+  return new AppError('not_found', `account ${accountId} not found`)
+}
