@@ -6,11 +6,16 @@ import * as accountsRepo from '../storage/repos/accounts.js'
 import * as credentialsRepo from '../storage/repos/credentials.js'
 import { hashSecret, randomSecret } from '../lib/secrets.js'
 import { AppError } from './errors.js'
+import { cancelUnfinishedOf } from './campaigns.js'
 import type { Deps } from './types.js'
 
-/** Refuses the account's token calls, tokens and API keys until `enableAccount`. */
+/**
+ * Refuses the account's token calls, tokens and API keys until `enableAccount`, and stops its sending: its
+ * campaigns that may still send are canceled and paid back (an operator disables an account to stop it).
+ */
 export async function disableAccount(deps: Deps, accountId: number): Promise<void> {
   await revoke(deps, accountId, (tx, now) => accountsRepo.disableAccount(tx, accountId, now))
+  await cancelUnfinishedOf(deps, accountId)
 }
 
 /** Lets a disabled account get tokens again; its API keys work again too (revoke them one by one if leaked). */
@@ -43,6 +48,7 @@ export async function deleteAccount(deps: Deps, accountId: number): Promise<void
     await credentialsRepo.revokeApiKeysOf(tx, accountId, now)
     return true
   })
+  await cancelUnfinishedOf(deps, accountId)
 }
 
 /** Runs `change` (false: no such account) with the account's tokens deleted and one revocation counted. */

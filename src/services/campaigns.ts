@@ -171,6 +171,24 @@ export async function cancelCampaign(deps: Deps, accountId: number, id: number):
   await endEarly(deps, await getCampaign(deps, accountId, id), CAMPAIGN_STATUS.canceled)
 }
 
+/**
+ * A disabled or deleted account sends nothing more: its campaigns that may still send are canceled (16) and
+ * what they did not send is given back. Drafts stay. Returns the ids canceled.
+ */
+export async function cancelUnfinishedOf(deps: Deps, accountId: number): Promise<number[]> {
+  const canceled: number[] = []
+  for (const campaign of await campaignsRepo.listUnfinishedOf(deps.db, accountId)) {
+    try {
+      await endEarly(deps, campaign, CAMPAIGN_STATUS.canceled)
+      canceled.push(campaign.id)
+    } catch (err) {
+      // It ended by itself between the list and the cancel.
+      if (!(err instanceof AppError)) throw err
+    }
+  }
+  return canceled
+}
+
 /** Tries a transaction again when PostgreSQL picked it as a deadlock's victim (it was rolled back whole). */
 async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

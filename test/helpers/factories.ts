@@ -25,6 +25,13 @@ export async function createAccount(deps: Deps, app: FastifyInstance, name = `ac
   return { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: answer.json<{ access_token: string }>().access_token }
 }
 
+/** The account with a new access token (after the test clock moved past its token's lifetime, at most a day). */
+export async function withFreshToken(app: FastifyInstance, account: TestAccount): Promise<TestAccount> {
+  const answer = await app.inject({ method: 'POST', url: '/oauth/access_token', payload: { client_id: account.clientId, client_secret: account.clientSecret } })
+  if (answer.statusCode !== 200) throw new Error(`token call failed: ${answer.statusCode} ${answer.body}`)
+  return { ...account, token: answer.json<{ access_token: string }>().access_token }
+}
+
 /** Puts contacts with given statuses into a list through the contact repository (which keeps the counts). */
 export async function insertContacts(
   deps: Deps,

@@ -141,6 +141,13 @@ export async function listByStatus(db: Kysely<Database>, status: number): Promis
   return rows.map(toCampaign)
 }
 
+/** The account's campaigns that may still send (every open status but draft). */
+export async function listUnfinishedOf(db: Kysely<Database>, accountId: number): Promise<CampaignRow[]> {
+  const unfinished = OPEN_STATUSES.filter((status) => status !== CAMPAIGN_STATUS.draft)
+  const rows = await db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('status', 'in', unfinished).orderBy('id').execute()
+  return rows.map(toCampaign)
+}
+
 /** Campaigns of the account sent to a list, newest first. */
 export async function listCampaignsOfBook(db: Kysely<Database>, accountId: number, bookId: number, page: Page): Promise<CampaignRow[]> {
   const rows = await db
