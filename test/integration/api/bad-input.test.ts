@@ -226,7 +226,6 @@ for (const dialect of DIALECTS) {
           assert.ok(answer.status >= 400 && answer.status < 500, `${what}: status ${answer.status}`)
           assert.ok(answer.ms < 100, `${what}: answered in ${answer.ms.toFixed(0)} ms`)
         }
-        console.log("TIMES", query, form, healthz.map((m) => m.toFixed(1)).join(" "))
         assert.ok(healthz.length > 0)
         assert.ok(Math.max(...healthz) < 50, `/healthz took up to ${Math.max(...healthz).toFixed(0)} ms`)
       })
