@@ -1,11 +1,16 @@
 // The operator surface: liveness, Prometheus metrics, and the OpenAPI document with its browsable docs.
-import type { FastifyInstance } from 'fastify'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { AppError } from '../services/errors.js'
 
-/** Counts and times every request by method, route pattern and status. */
-export function registerMetrics(app: FastifyInstance): void {
+/** How long one database probe answers every /healthz: a flood of them costs the database one query a second. */
+const HEALTH_PROBE_MS = 1000
+
+/** Counts and times every request by method, route pattern and status; `token`, when set, guards /metrics. */
+export function registerMetrics(app: FastifyInstance, token: string): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const labelNames = ['method', 'route', 'status'] as const
@@ -22,15 +27,32 @@ export function registerMetrics(app: FastifyInstance): void {
     requests.inc(labels)
     latency.observe(labels, reply.elapsedTime / 1000)
   })
-  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    if (token !== '' && !bearerIs(request, token)) {
+      throw new AppError('unauthorized', 'Metrics need the operator token (TIDINGS_METRICS_TOKEN)', { headers: { 'WWW-Authenticate': 'Bearer' } })
+    }
     reply.type(registry.contentType)
     return registry.metrics()
   })
 }
 
-export function registerHealth(app: FastifyInstance, isReady: () => Promise<void>): void {
+/** Compares digests, so the time taken reveals neither the token nor its length. */
+function bearerIs(request: FastifyRequest, token: string): boolean {
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? ''
+  return timingSafeEqual(digest(given), digest(token))
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
+}
+
+/** Liveness: `probe` (one cheap query) runs at most once per HEALTH_PROBE_MS, its answer shared meanwhile. */
+export function registerHealth(app: FastifyInstance, probe: () => Promise<void>): void {
+  let last: { at: number; result: Promise<void> } | undefined
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => {
-    await isReady()
+    const now = performance.now()
+    if (!last || now - last.at >= HEALTH_PROBE_MS) last = { at: now, result: probe() }
+    await last.result
     return { status: 'ok' }
   })
 }

@@ -26,6 +26,7 @@ import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { trackingRoutes } from './routes/tracking.js'
+import { pingDatabase } from '../storage/repos/health.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -59,12 +60,10 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandler(app)
   registerNotFound(app)
   registerInputNormalization(app)
-  registerMetrics(app)
+  registerMetrics(app, deps.config.metricsToken)
   await registerOpenApi(app)
 
-  registerHealth(app, async () => {
-    await deps.db.selectFrom('accounts').select('id').limit(1).execute()
-  })
+  registerHealth(app, () => pingDatabase(deps.db))
   await registerDocs(app)
   registerTokenRoute(app, deps)
   // Public routes (links in emails) go here, outside the bearer check.

@@ -39,6 +39,7 @@ export const ConfigSchema = Type.Object({
   webhookTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
   webhookRetryHours: Type.Number({ minimum: 0 }),
   webhookKeepDays: Type.Number({ minimum: 0 }),
+  metricsToken: Type.String(),
 })
 
 export type Config = Static<typeof ConfigSchema>
@@ -141,6 +142,12 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   webhookTimeoutSeconds: { env: 'TIDINGS_WEBHOOK_TIMEOUT', default: () => 10, description: 'Seconds a webhook receiver has to answer a delivery' },
   webhookRetryHours: { env: 'TIDINGS_WEBHOOK_RETRY_HOURS', default: () => 24, description: 'Hours an event is retried for before it is marked failed' },
   webhookKeepDays: { env: 'TIDINGS_WEBHOOK_KEEP_DAYS', default: () => 7, description: 'Days delivered and failed webhook events are kept (the failed list) before they are forgotten' },
+  metricsToken: {
+    env: 'TIDINGS_METRICS_TOKEN',
+    default: () => '',
+    description: 'Bearer token GET /metrics asks for (`Authorization: Bearer TOKEN`); empty: /metrics is open',
+    secret: true,
+  },
   secretKey: {
     env: 'TIDINGS_SECRET_KEY',
     default: () => '',

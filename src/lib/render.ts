@@ -7,14 +7,30 @@ export type Render = (variables: Record<string, unknown>) => string
 
 /** A separate environment: no helper or partial registered elsewhere leaks into customer templates. */
 const handlebars = Handlebars.create()
+// The built-in `{{log "…"}}` writes its arguments to the service's stdout (console.info): a customer's
+// template must not. Without it, such a template is refused when saved ("Missing helper"). The other
+// built-ins (if, unless, each, with, lookup) write nothing and read through the same property checks.
+handlebars.unregisterHelper('log')
+
+/**
+ * Own properties only (Handlebars ≥ 4.6 defaults): `{{constructor}}`, `{{lookup this "__proto__"}}` render
+ * empty. Said explicitly, as Handlebars otherwise writes "Access has been denied…" to stderr on each new name.
+ */
+const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false }
 
 /** Compiles `source`; a template that does not parse gives an Error naming where. Plain text is not HTML-escaped. */
 export function compileTemplate(source: string, options: { escape?: boolean } = {}): Render | Error {
   try {
-    const template = handlebars.compile(source, { strict: false, preventIndent: true, noEscape: options.escape === false })
+    const template = handlebars.compile(source, {
+      strict: false,
+      preventIndent: true,
+      noEscape: options.escape === false,
+      // Otherwise the compiler calls `log` as a built-in it takes for granted, and fails with a TypeError.
+      knownHelpers: { log: false },
+    })
     // Compiling is lazy in Handlebars: run it once so a syntax error shows here.
-    template({})
-    return (variables) => template(variables, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false })
+    template({}, RUNTIME_OPTIONS)
+    return (variables) => template(variables, RUNTIME_OPTIONS)
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err))
   }

@@ -1,6 +1,7 @@
 // Reads the body of POST /campaigns (API.md 4.2.1) into what a campaign is made of: its HTML, lists, sending
 // time, attachments and tracking choices. Each rule that fails names the argument (COMPAT.md: a clear 4xx).
 import { decodeBase64Text } from '../lib/base64.js'
+import { isAmpDocument } from '../lib/amp-document.js'
 import { GO_ZERO_DATE } from '../lib/wire-date.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
 import type { Attachment } from '../storage/repos/campaigns.js'
@@ -100,7 +101,7 @@ export async function ampOf(deps: Deps, accountId: number, bodyAmp: string | und
   const account = await accountsRepo.findAccountById(deps.db, accountId)
   if (!account?.ampAllowed) throw new AppError('forbidden', 'AMP emails need approval: ask the operator to allow them (tidings accounts amp ID on)')
   const amp = decodeBase64Text(bodyAmp)
-  if (amp === undefined || !/<html[^>]*\s(⚡4email|amp4email)/i.test(amp)) throw invalid('Argument body_amp must be an AMP for Email document (<html ⚡4email>), Base64-encoded')
+  if (amp === undefined || !isAmpDocument(amp)) throw invalid('Argument body_amp must be an AMP for Email document (<html ⚡4email>), Base64-encoded')
   return amp
 }
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../../services/errors.js'
 import { isIndexKeyed, normalize, type JsonSchema } from './normalize.js'
-import { UNPARSABLE_QUERY } from './query.js'
+import { QUERY_ERROR } from './query.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,9 +16,13 @@ declare module 'fastify' {
 }
 
 export function registerInputNormalization(app: FastifyInstance): void {
+  // Before the body is read: a query string that cannot be read needs no body.
+  app.addHook('onRequest', async (request) => {
+    const error = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_ERROR]
+    if (error) throw error
+  })
   app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string | symbol, unknown> | undefined
-    if (query?.[UNPARSABLE_QUERY]) throw new AppError('bad_request', 'Query string is not valid JSON')
+    const query = request.query as Record<string, unknown> | undefined
     const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
     const body = bodyAsObject(request)
     if (schema.params) request.params = normalize(schema.params, request.params)

@@ -5,8 +5,9 @@
 // - list fields arrive as arrays, JSON strings, PHP serialize() strings or index-keyed objects;
 // - strings are trimmed (as Laravel's TrimStrings middleware does), and empty, blank or null fields and the
 //   Go SDK's zero date mean "not given" — so a required one is reported missing.
-import { unserialize } from 'php-serialize'
 import { GO_ZERO_DATE } from '../../lib/wire-date.js'
+import { readPhpSerialized } from '../../lib/php-unserialize.js'
+import { parseJsonText } from './parse.js'
 
 export interface JsonSchema {
   type?: string | string[]
@@ -99,6 +100,8 @@ function normalizeObject(schema: JsonSchema, value: unknown): unknown {
   const out: Record<string, unknown> = {}
   const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined
   for (const [key, raw] of Object.entries(object)) {
+    // Assigned, `__proto__` would set out's prototype: inherited fields would pass validation unseen.
+    if (key === '__proto__') continue
     const normalized = normalize(schema.properties?.[key] ?? extra, raw)
     if (normalized !== undefined) out[key] = normalized
   }
@@ -110,15 +113,14 @@ export function decodeStructured(text: string): unknown {
   const trimmed = text.trim()
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     try {
-      return JSON.parse(trimmed)
+      return parseJsonText(trimmed)
     } catch {
       return text
     }
   }
   if (/^a:\d+:\{/.test(trimmed)) {
     try {
-      // php-serialize reads `s:N:"…"` by its UTF-8 byte length, so quotes inside values are safe.
-      return unserialize(trimmed, {}, { strict: false })
+      return readPhpSerialized(trimmed)
     } catch {
       return text
     }

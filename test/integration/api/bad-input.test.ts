@@ -2,6 +2,8 @@
 // body (never a 500, never HTML) and changes nothing in the database.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { Agent, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
@@ -10,6 +12,19 @@ import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
 const JSON_TYPE = { 'content-type': 'application/json' }
 const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' }
 const LIST_NAME = 'The one list'
+
+/** Sends one request over a real connection; resolves with its status and the milliseconds to its last byte. */
+function timedRequest(agent: Agent, url: string, options: { method: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; ms: number }> {
+  const started = performance.now()
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method, headers: options.headers, agent }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }))
+    })
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
 
 interface Row {
   /** What is wrong with the request, as the end of a sentence. */
@@ -26,6 +41,18 @@ interface Row {
 /** JSON text with invalid UTF-8 inside a string: 0xff never occurs in UTF-8, 0xc3 0x28 is a broken pair. */
 const badUtf8Json = Buffer.concat([Buffer.from('{"bookName":"caf'), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from('"}')])
 const badUtf8Form = Buffer.concat([Buffer.from('bookName=caf'), Buffer.from([0xc3, 0x28, 0xfe])])
+
+// Inputs whose parsing once cost seconds or the stack (PHP bracket indexes, nesting, serialize() counts).
+/** 1,000 sparse high indexes: 13 KB that kept qs busy for 2.5 s. */
+const sparseIndexQuery = Array.from({ length: 1000 }, (_, i) => `a${i}[99999]=`).join('&')
+/** 24,000 of them: a 289 KB form body that took 36 s. */
+const sparseIndexForm = Array.from({ length: 24_000 }, (_, i) => `a${i}[99999]=`).join('&')
+const MB = 1024 * 1024
+const deepJsonArray = '['.repeat(MB) + ']'.repeat(MB)
+const deepJsonObject = '{"a":'.repeat(MB / 5) + '1' + '}'.repeat(MB / 5)
+const deepSerialized = 'a:1:{i:0;'.repeat(100_000) + 'N;' + '}'.repeat(100_000)
+/** One contact whose variable is an integer only a BigInt holds. */
+const serializedBigInteger = 'a:1:{i:0;a:2:{s:5:"email";s:11:"big@ex.com ";s:9:"variables";a:1:{s:3:"age";i:99999999999999999999;}}}'
 
 const ROWS: Row[] = [
   // Wrong types: a number is never turned into a string name.
@@ -70,6 +97,20 @@ const ROWS: Row[] = [
   { what: 'JSON null as the whole body', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: 'null' }), status: 422, body: { error_code: 422, message: 'Argument bookName missing' } },
   { what: 'a JSON array of numbers as the whole body', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: '[1,2]' }), status: 422, message: /body/ },
   { what: 'bookName hidden in __proto__', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: '{"__proto__":{"bookName":"sneaky"}}' }), status: 422, body: { error_code: 422, message: 'Argument bookName missing' } },
+  // Inputs that cost the parser work out of proportion to their size.
+  { what: 'a 13 KB query string of 1,000 sparse high indexes (a0[99999]=&…)', request: () => ({ method: 'POST', url: `/addressbooks?${sparseIndexQuery}`, payload: {} }), status: 422, message: /bookName/ },
+  { what: 'a 289 KB form of 24,000 sparse high indexes', request: () => ({ method: 'POST', url: '/addressbooks', headers: FORM_TYPE, payload: sparseIndexForm }), status: 413, message: /parameters/ },
+  { what: 'a query string of 5,001 parameters', request: () => ({ method: 'GET', url: `/addressbooks?${'a&'.repeat(5001)}` }), status: 414, message: /parameters/ },
+  { what: 'a 2 MB JSON body of nested arrays', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: deepJsonArray }), status: 400, message: /deeper/ },
+  { what: 'a 1 MB JSON body of nested arrays never closed', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: '['.repeat(MB) }), status: 400 },
+  { what: 'a 1 MB JSON body of nested objects', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: deepJsonObject }), status: 400, message: /deeper/ },
+  { what: 'a JSON body nested 33 levels', request: () => ({ method: 'POST', url: '/addressbooks', headers: JSON_TYPE, payload: `{"bookName":${'['.repeat(32)}${']'.repeat(32)}}` }), status: 400, message: /deeper/ },
+  { what: 'a JSON query string nested 1,000 levels', request: () => ({ method: 'GET', url: `/addressbooks?${encodeURIComponent(`{"limit":${'['.repeat(1000)}${']'.repeat(1000)}}`)}` }), status: 400 },
+  { what: 'emails as a JSON string nested 1 MB deep', request: (id) => ({ method: 'POST', url: `/addressbooks/${id}/emails`, payload: { emails: deepJsonArray } }), status: 422, message: /emails/ },
+  { what: 'emails as a serialize() string nested 100,000 levels', request: (id) => ({ method: 'DELETE', url: `/addressbooks/${id}/emails`, payload: { emails: deepSerialized } }), status: 422, message: /emails/ },
+  { what: 'emails as a serialize() string declaring 100,000,000 entries', request: (id) => ({ method: 'DELETE', url: `/addressbooks/${id}/emails`, payload: { emails: 'a:100000000:{i:0;s:7:"a@b.com";}' } }), status: 422, message: /emails/ },
+  { what: 'emails as a serialize() string declaring a 1 GB address', request: (id) => ({ method: 'DELETE', url: `/addressbooks/${id}/emails`, payload: { emails: 'a:1:{i:0;s:1000000000:"a@b.com";}' } }), status: 422, message: /emails/ },
+  { what: 'a contact variable as a serialize() integer only a BigInt holds', request: (id) => ({ method: 'POST', url: `/addressbooks/${id}/emails`, headers: FORM_TYPE, payload: `emails=${encodeURIComponent(serializedBigInteger)}` }), status: 422, message: /emails/ },
   // Names no list can have.
   { what: 'bookName with a NUL byte', request: () => ({ method: 'POST', url: '/addressbooks', payload: { bookName: 'nul\u0000name' } }), status: 422, message: /bookName/ },
   { what: 'bookName with a bell and an escape character', request: () => ({ method: 'POST', url: '/addressbooks', payload: { bookName: 'ring\u0007\u001b[31m' } }), status: 422, message: /bookName/ },
@@ -151,6 +192,42 @@ for (const dialect of DIALECTS) {
 
       it('changed nothing in the database', async () => {
         assert.deepEqual(await snapshotDatabase(testApp.deps), snapshot)
+      })
+    })
+
+    // On a listening server, since the point is what else the process can do meanwhile: the inputs that
+    // blocked it for 2.5 s and 36 s before any login check are refused at once, and /healthz keeps answering.
+    describe('sparse-index floods against a listening server', () => {
+      let base: string
+      const agent = new Agent({ keepAlive: true })
+
+      before(async () => {
+        await testApp.app.listen({ host: '127.0.0.1', port: 0 })
+        base = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`
+        // Warm up both paths, so the figures below are not those of the first call.
+        await timedRequest(agent, `${base}/healthz`, { method: 'GET' })
+        await timedRequest(agent, `${base}/oauth/access_token?a[1]=x`, { method: 'POST' })
+      })
+      after(() => agent.destroy())
+
+      it('answers the 13 KB query string and the 289 KB form on the token call with a 4xx within 100 ms, /healthz within 50 ms meanwhile', async () => {
+        const healthz: number[] = []
+        let flooding = true
+        const polling = (async () => {
+          const pollAgent = new Agent({ keepAlive: true })
+          while (flooding) healthz.push((await timedRequest(pollAgent, `${base}/healthz`, { method: 'GET' })).ms)
+          pollAgent.destroy()
+        })()
+        const query = await timedRequest(agent, `${base}/oauth/access_token?${sparseIndexQuery}`, { method: 'POST' })
+        const form = await timedRequest(agent, `${base}/oauth/access_token`, { method: 'POST', headers: FORM_TYPE, body: sparseIndexForm })
+        flooding = false
+        await polling
+        for (const [what, answer] of [['query string', query], ['form body', form]] as const) {
+          assert.ok(answer.status >= 400 && answer.status < 500, `${what}: status ${answer.status}`)
+          assert.ok(answer.ms < 100, `${what}: answered in ${answer.ms.toFixed(0)} ms`)
+        }
+        assert.ok(healthz.length > 0)
+        assert.ok(Math.max(...healthz) < 50, `/healthz took up to ${Math.max(...healthz).toFixed(0)} ms`)
       })
     })
 

@@ -2,8 +2,22 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { Validator } from '@seriousme/openapi-schema-validator'
+import type { KyselyPlugin } from 'kysely'
+import { buildServer } from '../../../src/api/server.js'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
+
+/** Counts the queries a Kysely instance runs (on the real database; nothing is replaced). */
+function queryCounter(): KyselyPlugin & { count: number } {
+  return {
+    count: 0,
+    transformQuery(args) {
+      this.count++
+      return args.node
+    },
+    transformResult: async (args) => args.result,
+  }
+}
 
 for (const dialect of DIALECTS) {
   describe(`operator endpoints on ${dialect}`, () => {
@@ -19,6 +33,19 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(res.json(), { status: 'ok' })
     })
 
+    it('answers 50 /healthz at once with one database probe', async () => {
+      const counter = queryCounter()
+      const app = await buildServer({ ...t.deps, db: t.deps.db.withPlugin(counter) })
+      try {
+        await app.ready()
+        const answers = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/healthz' })))
+        assert.deepEqual(new Set(answers.map((a) => a.statusCode)), new Set([200]))
+        assert.equal(counter.count, 1)
+      } finally {
+        await app.close()
+      }
+    })
+
     it('counts requests by route pattern and status in /metrics', async () => {
       const account = await t.account()
       await t.call(account, { method: 'GET', url: '/addressbooks/424242' })
@@ -27,6 +54,23 @@ for (const dialect of DIALECTS) {
       assert.equal(res.statusCode, 200)
       assert.match(res.body, /http_requests_total\{method="GET",route="\/addressbooks\/:id",status="404"\} 2/)
       assert.match(res.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/addressbooks\/:id",status="404"\} \d+/)
+    })
+
+    it('asks for TIDINGS_METRICS_TOKEN as a bearer token when it is set, with the JSON error body', async () => {
+      const guarded = await startTestApp(dialect, { metricsToken: 'operator-metrics-token' })
+      try {
+        for (const authorization of [undefined, 'Bearer wrong-token', 'Bearer operator-metrics-tokenX', 'operator-metrics-token']) {
+          const res = await guarded.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} })
+          assert.equal(res.statusCode, 401, `${authorization}: ${res.body.slice(0, 100)}`)
+          assert.equal(res.json<{ error_code: number }>().error_code, 401)
+          assert.match(res.json<{ message: string }>().message, /token/)
+        }
+        const res = await guarded.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer operator-metrics-token' } })
+        assert.equal(res.statusCode, 200)
+        assert.match(res.body, /http_requests_total/)
+      } finally {
+        await guarded.close()
+      }
     })
 
     it('serves an OpenAPI 3.1 document that validates and lists every mailing-list route', async () => {

@@ -36,3 +36,24 @@ describe('normalize', () => {
     assert.deepEqual(normalize(Schema, { limit: '10abc', active: 'maybe' }), { limit: '10abc', active: 'maybe' })
   })
 })
+
+describe('normalize with hostile list fields', () => {
+  const Variables = Type.Object({ variables: Type.Object({}, { additionalProperties: true }) })
+
+  it('never takes a __proto__ key of a JSON or serialize() string as the prototype of what it returns', () => {
+    for (const variables of ['{"__proto__": {"admin": true}, "name": "x"}', 'a:2:{s:9:"__proto__";a:1:{s:5:"admin";b:1;}s:4:"name";s:1:"x";}']) {
+      const out = normalize(Variables, { variables }) as { variables: Record<string, unknown> }
+      assert.equal(out.variables.admin, undefined, variables)
+      assert.equal(Object.getPrototypeOf(out.variables), Object.prototype)
+      assert.deepEqual(out.variables, { name: 'x' })
+    }
+  })
+
+  it('leaves too deep or oversized list strings as text, for validation to refuse', () => {
+    const deepJson = '['.repeat(100_000) + ']'.repeat(100_000)
+    const deepSerialized = 'a:1:{i:0;'.repeat(100_000) + 'N;' + '}'.repeat(100_000)
+    for (const text of [deepJson, deepSerialized, 'a:1:{i:0;i:99999999999999999999;}', 'a:100000000:{i:0;N;}']) {
+      assert.deepEqual(normalize(Emails, { emails: text }), { emails: text })
+    }
+  })
+})

@@ -29,3 +29,51 @@ describe('compileTemplate', () => {
     assert.equal(render({}), '')
   })
 })
+
+describe('compileTemplate and the service output', () => {
+  /** Everything written to stdout and stderr (console.* included) while `run` runs. */
+  function written(run: () => void): string {
+    const chunks: string[] = []
+    const streams = [process.stdout, process.stderr]
+    const originals = streams.map((stream) => stream.write)
+    for (const stream of streams) {
+      stream.write = ((chunk: unknown) => {
+        chunks.push(String(chunk))
+        return true
+      }) as typeof stream.write
+    }
+    try {
+      run()
+    } finally {
+      streams.forEach((stream, i) => (stream.write = originals[i]!))
+    }
+    return chunks.join('')
+  }
+
+  it('refuses {{log}} with arguments, so a template never writes to the service output', () => {
+    const output = written(() => {
+      for (const source of ['{{log "x"}}', '{{log "secret" level="error"}}', '{{#if 1}}{{log name}}{{/if}}']) {
+        const render = compileTemplate(source)
+        assert.ok(render instanceof Error, source)
+        assert.match(render.message, /Missing helper: "log"/)
+      }
+    })
+    assert.equal(output, '')
+  })
+
+  it('keeps lookup and with to own properties, and writes nothing when a template reaches for others', () => {
+    const output = written(() => {
+      const cases: [string, string][] = [
+        ['{{lookup this "constructor"}}|{{lookup this "__proto__"}}|{{lookup this "name"}}', '||Ann'],
+        ['{{#with this}}{{toString}}{{valueOf}}{{__proto__}}{{name}}{{/with}}', 'Ann'],
+        ['{{hasOwnProperty}}{{constructor.constructor}}{{__defineGetter__}}', ''],
+      ]
+      for (const [source, want] of cases) {
+        const render = compileTemplate(source)
+        assert.ok(!(render instanceof Error), source)
+        assert.equal(render({ name: 'Ann' }), want, source)
+      }
+    })
+    assert.equal(output, '')
+  })
+})
