@@ -1,5 +1,6 @@
 // buildServer(deps): the Fastify instance with the SendPulse conventions, auth, routes and operator
 // endpoints. It never listens; main.ts (or a test's inject) drives it.
+import { answerClientError } from './client-errors.js'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import fastJson from 'fast-json-stringify'
 import type { Deps } from '../services/types.js'
@@ -47,6 +48,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     schemaErrorFormatter: validationError,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   })
 
   // The npm SDK sends GET parameters only as a JSON body (COMPAT.md 2): parse GET bodies too.
