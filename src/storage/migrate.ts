@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_system_templates.js'
 import * as m0006 from './migrations/0006_outbox_delivery.js'
 import * as m0007 from './migrations/0007_campaigns.js'
 import * as m0008 from './migrations/0008_webhooks.js'
+import * as m0012 from './migrations/0012_outbox_shown_copy.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_outbox_delivery': m0006,
   '0007_campaigns': m0007,
   '0008_webhooks': m0008,
+  '0012_outbox_shown_copy': m0012,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -20,7 +20,7 @@ for (const dialect of DIALECTS) {
     const queue = (to: string, subject = 'Your code') =>
       queueServiceEmails(
         t.deps.db,
-        [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject, html: '<p>Code: <b>12345678</b></p>', text: 'Code: 12345678' }],
+        [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject, html: '<p>Code: <b>12345678</b></p>', text: 'Code: 12345678', shown: { subject, html: '<p>Code: <b>[hidden]</b></p>', text: 'Code: [hidden]' } }],
         t.deps.now(),
       )
     const row = (to: string) => t.deps.db.selectFrom('outbox').selectAll().where('to_email', '=', to).executeTakeFirstOrThrow()

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig, redactConfig } from '../../../src/config/load.js'
+import { loadConfig } from '../../../src/config/load.js'
+import { redactConfig } from '../../../src/config/redact.js'
 
 describe('loadConfig', () => {
   it('layers defaults, file, environment and overrides in that order', () => {
