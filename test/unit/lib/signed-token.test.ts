@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { macMatches, macOf, signToken, verifyToken } from '../../../src/lib/signed-token.js'
+import { macMatches, macMatchesAny, macOf, signIssuedToken, signToken, verifyIssuedToken, verifyToken } from '../../../src/lib/signed-token.js'
 
 const key = Buffer.alloc(32, 7)
 const otherKey = Buffer.alloc(32, 8)
@@ -56,5 +56,24 @@ describe('signed tokens', () => {
     assert.ok(macMatches(mac, macOf(key, 'code', '1:12345678')))
     assert.ok(!macMatches(mac, macOf(key, 'code', '1:12345679')))
     assert.ok(!macMatches(mac, mac.slice(1)))
+  })
+
+  it('verifies with any of the accepted keys, so a rotated key keeps its links working', () => {
+    const token = signToken(otherKey, 'confirm', '42')
+    assert.equal(verifyToken([key, otherKey], 'confirm', token), '42')
+    assert.equal(verifyToken([key], 'confirm', token), undefined)
+    assert.ok(macMatchesAny([key, otherKey], 'code', '1:2', macOf(otherKey, 'code', '1:2')))
+    assert.ok(!macMatchesAny([key], 'code', '1:2', macOf(otherKey, 'code', '1:2')))
+  })
+
+  it('carries a signed issue time, and tells tokens made before issue times from forged ones', () => {
+    const at = Date.UTC(2025, 0, 2, 3, 4, 5, 678)
+    const token = signIssuedToken(key, 'confirm', '42', at)
+    assert.deepEqual(verifyIssuedToken([key], 'confirm', token), { payload: '42', issuedAtMs: Date.UTC(2025, 0, 2, 3, 4, 5) })
+    assert.deepEqual(verifyIssuedToken([key], 'confirm', signToken(key, 'confirm', '42')), { payload: '42', issuedAtMs: undefined })
+    const [, mac] = token.split('.')
+    const later = Buffer.from(`42@${Math.floor(at / 1000) + 86_400}`).toString('base64url')
+    assert.equal(verifyIssuedToken([key], 'confirm', `${later}.${mac}`), undefined, 'the issue time cannot be moved')
+    assert.equal(verifyIssuedToken([key], 'confirm', signToken(key, 'confirm', '42@soon')), undefined)
   })
 })
