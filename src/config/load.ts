@@ -35,6 +35,7 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
   }
   const config = Value.Clean(ConfigSchema, converted) as Config
   checkCurrencyRates(config.currencyRates)
+  checkSecretKeys(config)
   return Object.freeze(config)
 }
 
@@ -56,23 +57,19 @@ function readTrustProxy(value: unknown): unknown {
   }
 }
 
-/** The effective configuration for display, with secrets (passwords inside URLs) hidden. */
-export function redactConfig(config: Config): Record<string, unknown> {
-  const shown: Record<string, unknown> = {}
-  for (const key of KEYS) {
-    const value = config[key]
-    shown[key] = SETTINGS[key].secret && typeof value === 'string' ? redactSecret(value) : value
-  }
-  return shown
-}
+/** HMAC-SHA256 keys shorter than its 32-byte output weaken it (RFC 2104 §3); a guessable short one lets anyone forge links. */
+const MIN_SECRET_KEY_BYTES = 32
 
-function redactSecret(value: string): string {
-  try {
-    const url = new URL(value)
-    if (url.password) url.password = '*****'
-    return url.protocol === 'sqlite:' ? value : url.toString()
-  } catch {
-    return '*****'
+/** A configured signing key that is too short is refused at start, not found out when links are forged. */
+function checkSecretKeys(config: Config): void {
+  for (const key of ['secretKey', 'secretKeyOld'] as const) {
+    const bytes = Buffer.byteLength(config[key], 'utf8')
+    if (bytes > 0 && bytes < MIN_SECRET_KEY_BYTES) {
+      throw new Error(
+        `invalid configuration:\n  ${key} (${SETTINGS[key].env}): must be at least ${MIN_SECRET_KEY_BYTES} bytes, is ${bytes}; ` +
+          'make one with `openssl rand -base64 32`, or leave TIDINGS_SECRET_KEY empty to have one generated',
+      )
+    }
   }
 }
 

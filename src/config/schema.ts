@@ -22,6 +22,9 @@ export const ConfigSchema = Type.Object({
   currencyRates: Type.String({ pattern: '^\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*(,\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*)*$' }),
   contactActivation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
   secretKey: Type.String(),
+  secretKeyOld: Type.String(),
+  linkTtlDays: Type.Integer({ minimum: 1 }),
+  contentUrl: Type.String({ pattern: '^$|^https?://' }),
   smtpUrl: Type.String({ pattern: '^$|^smtps?://' }),
   dkimDomain: Type.String(),
   dkimSelector: Type.String(),
@@ -48,7 +51,12 @@ export interface SettingInfo {
   env: string
   default: (partial: Partial<Config>) => Config[keyof Config]
   description: string
-  secret?: boolean
+  /**
+   * How `tidings config` hides it: `value`, all of it (keys, tokens); `credentials`, the password and secret
+   * query parameters of the URL it holds. Settings named like secrets and credentials in any URL are hidden
+   * even without it (config/redact.ts).
+   */
+  secret?: 'value' | 'credentials'
 }
 
 /** One row per setting: the environment variable that sets it, its default and what it does. */
@@ -60,7 +68,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'DATABASE_URL',
     default: (c) => `sqlite:${c.dataDir ?? './data'}/tidings.db`,
     description: '`sqlite:PATH` or `postgres://user:pass@host/db`',
-    secret: true,
+    secret: 'credentials',
   },
   dbConnectTimeoutSeconds: {
     env: 'TIDINGS_DB_CONNECT_TIMEOUT',
@@ -100,7 +108,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_SMTP_URL',
     default: () => '',
     description: 'SMTP relay for outgoing email, `smtp://user:pass@host:587` (STARTTLS) or `smtps://…:465`; empty: capture (stored, not sent)',
-    secret: true,
+    secret: 'credentials',
   },
   dkimDomain: { env: 'TIDINGS_DKIM_DOMAIN', default: () => '', description: 'Domain (d=) of the DKIM signature of outgoing email; empty: no signature' },
   dkimSelector: { env: 'TIDINGS_DKIM_SELECTOR', default: () => 'tidings', description: 'DKIM selector (s=): the key is published at SELECTOR._domainkey.DOMAIN' },
@@ -108,7 +116,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_DKIM_PRIVATE_KEY',
     default: () => '',
     description: 'DKIM private key: PEM text, or the path of a PEM file',
-    secret: true,
+    secret: 'value',
   },
   campaignsPerHour: { env: 'TIDINGS_CAMPAIGNS_PER_HOUR', default: () => 4, description: 'Email campaigns an account may create per hour (API.md 8); more: 429' },
   moderation: {
@@ -146,13 +154,29 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_METRICS_TOKEN',
     default: () => '',
     description: 'Bearer token GET /metrics asks for (`Authorization: Bearer TOKEN`); empty: /metrics is open',
-    secret: true,
+    secret: 'value',
   },
   secretKey: {
     env: 'TIDINGS_SECRET_KEY',
     default: () => '',
-    description: 'Key that signs links in emails; when empty one is generated once and kept in the database',
-    secret: true,
+    description: 'Key that signs links in emails, at least 32 bytes; when empty one is generated once and kept in the database',
+    secret: 'value',
+  },
+  secretKeyOld: {
+    env: 'TIDINGS_SECRET_KEY_OLD',
+    default: () => '',
+    description: 'The previous TIDINGS_SECRET_KEY while rotating: links it signed still work, new ones are signed with the new key',
+    secret: 'value',
+  },
+  linkTtlDays: {
+    env: 'TIDINGS_LINK_TTL_DAYS',
+    default: () => 30,
+    description: 'Days a double opt-in confirmation link and an unsubscribe link work after they were sent',
+  },
+  contentUrl: {
+    env: 'TIDINGS_CONTENT_URL',
+    default: () => '',
+    description: "Separate origin for customers' HTML (web version, archived copy), e.g. `https://content.example.net`; empty: the public URL",
   },
 }
 

@@ -6,7 +6,7 @@ import type { BounceReport } from '../delivery/email/bounce-report.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { messageIdOfVerp } from './message-links.js'
-import { signingKey } from './signing-key.js'
+import { verifyingKeys } from './signing-key.js'
 import { findCampaignById } from '../storage/repos/campaigns.js'
 import { messageEventSource, recordMessageEvents } from './events.js'
 import { finishIfDone } from './campaign-lifecycle.js'
@@ -15,16 +15,16 @@ import type { Deps } from './types.js'
 
 /** The message a VERP address stands for, when it is one of ours. */
 export async function messageOfAddress(deps: Deps, address: string): Promise<number | undefined> {
-  return messageIdOfVerp(await signingKey(deps), address)
+  return messageIdOfVerp(await verifyingKeys(deps), address)
 }
 
 /** Where a report names our VERP address: the envelope recipient, or the complained-about message's sender. */
 export async function messageOfReport(deps: Deps, report: BounceReport, envelopeTo: readonly string[]): Promise<number | undefined> {
-  const key = await signingKey(deps)
+  const keys = await verifyingKeys(deps)
   const candidates = [...envelopeTo, report.kind === 'arf' ? report.originalMailFrom : undefined, report.returnedHeaders?.['return-path']]
   for (const candidate of candidates) {
     const address = candidate?.replace(/^\s*<|>\s*$/g, '')
-    const id = address ? messageIdOfVerp(key, address) : undefined
+    const id = address ? messageIdOfVerp(keys, address) : undefined
     if (id !== undefined) return id
   }
   return undefined

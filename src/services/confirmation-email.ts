@@ -1,14 +1,16 @@
 // The double opt-in confirmation email (API.md 4.1.1): its default wording in each `message_lang`, the signed
-// link that confirms one contact, and queueing one email per contact in the outbox.
+// link that confirms one contact, and queueing one email per contact in the outbox. The link carries when it was
+// issued and works for TIDINGS_LINK_TTL_DAYS; the account is shown the email with the link hidden.
 import type { Kysely } from 'kysely'
 import validator from 'validator'
-import { signToken, verifyToken } from '../lib/signed-token.js'
+import { signIssuedToken, verifyIssuedToken } from '../lib/signed-token.js'
 import { textFromHtml } from '../lib/html-text.js'
 import type { Render } from '../lib/render.js'
 import { OUTBOX_KIND } from '../storage/repos/outbox.js'
 import type { Database } from '../storage/tables.js'
-import { queueServiceEmails, type Mailbox, type ServiceEmail } from './outbox.js'
-import { signingKey } from './signing-key.js'
+import { HIDDEN, queueServiceEmails, type Mailbox, type ServiceEmail } from './outbox.js'
+import { signingKey, verifyingKeys } from './signing-key.js'
+import { isLinkExpired } from './message-links.js'
 import type { Deps } from './types.js'
 
 export const CONFIRMATION_LANGS = ['en', 'ru', 'ua', 'tr', 'es', 'pt'] as const
@@ -111,21 +113,34 @@ export function confirmationEmail(content: ConfirmationContent): { subject: stri
   return { subject: w.subject(content.bookName).replace(/[\r\n]+/g, ' '), html, text }
 }
 
-/** The public link that confirms the contact's subscription; pass `db` when inside a transaction. */
-export async function confirmationLink(deps: Pick<Deps, 'config' | 'db' | 'now'>, contactId: number, db?: Kysely<Database>): Promise<string> {
-  return linkWith(deps.config.publicUrl, await signingKey(deps, db), contactId)
+type TokenDeps = Pick<Deps, 'config' | 'db' | 'now'>
+
+/** The public link that confirms the contact's subscription, issued now; pass `db` when inside a transaction. */
+export async function confirmationLink(deps: TokenDeps, contactId: number, db?: Kysely<Database>): Promise<string> {
+  return confirmationUrl(deps.config.publicUrl, signIssuedToken(await signingKey(deps, db), PURPOSE, String(contactId), deps.now()))
 }
 
-/** The contact id a confirmation token was signed for; undefined for a tampered or foreign token. */
-export async function readConfirmationToken(deps: Pick<Deps, 'config' | 'db' | 'now'>, token: string): Promise<number | undefined> {
-  const payload = verifyToken(await signingKey(deps), PURPOSE, token)
-  if (payload === undefined || !/^[1-9][0-9]{0,15}$/.test(payload)) return undefined
-  const id = Number(payload)
-  return Number.isSafeInteger(id) ? id : undefined
+/** The confirmation page of a token: where its link leads, and where the page's button posts. */
+export function confirmationUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/confirm/${token}`
 }
 
-function linkWith(publicUrl: string, key: Buffer, contactId: number): string {
-  return `${publicUrl.replace(/\/+$/, '')}/confirm/${signToken(key, PURPOSE, String(contactId))}`
+export interface ConfirmationToken {
+  contactId: number
+  /**
+   * Issued more than TIDINGS_LINK_TTL_DAYS ago, or before links carried their issue time: such a link must not
+   * give consent (it may have been forwarded, leaked or found in an old mailbox long after it was asked for).
+   */
+  expired: boolean
+}
+
+/** The contact a confirmation token was signed for; undefined for a tampered or foreign token. */
+export async function readConfirmationToken(deps: TokenDeps, token: string): Promise<ConfirmationToken | undefined> {
+  const signed = verifyIssuedToken(await verifyingKeys(deps), PURPOSE, token)
+  if (signed === undefined || !/^[1-9][0-9]{0,15}$/.test(signed.payload)) return undefined
+  const contactId = Number(signed.payload)
+  if (!Number.isSafeInteger(contactId)) return undefined
+  return { contactId, expired: signed.issuedAtMs === undefined || isLinkExpired(deps.config, signed.issuedAtMs, deps.now()) }
 }
 
 export interface Confirmations {
@@ -156,18 +171,21 @@ function fromTemplate(render: Render, content: ConfirmationContent, variables: R
   return { subject: fallback.subject, html, text: textFromHtml(html) }
 }
 
-/** Queues one confirmation email per contact, from the sender; `db` may be the caller's transaction. */
-export async function queueConfirmations(db: Kysely<Database>, deps: Pick<Deps, 'config' | 'db' | 'now'>, batch: Confirmations): Promise<void> {
+/**
+ * Queues one confirmation email per contact, from the sender; `db` may be the caller's transaction. The copy the
+ * account is shown is rendered again with [hidden] for the link: a template can spell the link out in any way
+ * (`{{lookup confirmation_link 0}}` is its first character), so it cannot be found and cut out afterwards.
+ */
+export async function queueConfirmations(db: Kysely<Database>, deps: TokenDeps, batch: Confirmations): Promise<void> {
   const key = await signingKey(deps, db)
+  const now = deps.now()
   const emails: ServiceEmail[] = batch.contacts.map((contact) => {
-    const content = { lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: linkWith(deps.config.publicUrl, key, contact.id) }
-    return {
-      accountId: batch.accountId,
-      kind: OUTBOX_KIND.confirmation,
-      from: batch.sender,
-      to: contact.email,
-      ...(batch.template ? fromTemplate(batch.template, content, contact.variables ?? {}) : confirmationEmail(content)),
+    const link = confirmationUrl(deps.config.publicUrl, signIssuedToken(key, PURPOSE, String(contact.id), now))
+    const render = (shownLink: string) => {
+      const content = { lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: shownLink }
+      return batch.template ? fromTemplate(batch.template, content, contact.variables ?? {}) : confirmationEmail(content)
     }
+    return { accountId: batch.accountId, kind: OUTBOX_KIND.confirmation, from: batch.sender, to: contact.email, ...render(link), shown: render(HIDDEN) }
   })
-  await queueServiceEmails(db, emails, deps.now())
+  await queueServiceEmails(db, emails, now)
 }

@@ -139,14 +139,29 @@ async function confirmationTemplate(deps: Deps, accountId: number, templateId: s
   return render
 }
 
-export type Confirmed = 'confirmed' | 'already_used' | 'unknown'
+/** Where a confirmation link stands: `pending` until its button is pressed (a GET must not confirm: mail scanners follow links). */
+export type ConfirmationState = 'pending' | 'already_used' | 'expired' | 'unknown'
+export type Confirmed = Exclude<ConfirmationState, 'pending'> | 'confirmed'
 
-/** Follows a confirmation link: the contact awaiting confirmation becomes Active. */
+/** What following a confirmation link would do, changing nothing. */
+export async function confirmationState(deps: Deps, token: string): Promise<ConfirmationState> {
+  return (await inspectConfirmation(deps, token)).state
+}
+
+/** Confirms through a link (its button's POST): the contact awaiting confirmation becomes Active. */
 export async function confirmSubscription(deps: Deps, token: string): Promise<Confirmed> {
-  const id = await readConfirmationToken(deps, token)
-  const contact = id === undefined ? undefined : await contactsRepo.findContactById(deps.db, id)
-  if (!contact) return 'unknown'
-  return (await contactsRepo.confirmContact(deps.db, contact.id, deps.now())) ? 'confirmed' : 'already_used'
+  const { state, contactId } = await inspectConfirmation(deps, token)
+  if (state !== 'pending') return state
+  return (await contactsRepo.confirmContact(deps.db, contactId, deps.now())) ? 'confirmed' : 'already_used'
+}
+
+async function inspectConfirmation(deps: Deps, token: string): Promise<{ state: ConfirmationState; contactId: number }> {
+  const read = await readConfirmationToken(deps, token)
+  const contact = read === undefined ? undefined : await contactsRepo.findContactById(deps.db, read.contactId)
+  if (!read || !contact) return { state: 'unknown', contactId: 0 }
+  // A used link says so even when it is old: that tells its reader more than "expired".
+  if (contact.status !== contactsRepo.CONTACT_STATUS.confirmationRequested) return { state: 'already_used', contactId: contact.id }
+  return { state: read.expired ? 'expired' : 'pending', contactId: contact.id }
 }
 
 export interface ListFilter {

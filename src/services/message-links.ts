@@ -1,6 +1,7 @@
 // The public addresses that lead back to one message: tracking URLs (open pixel, clicks, unsubscribe, archived
 // copy), the VERP bounce address and the Message-ID. All carry the message id with an HMAC of it, so nobody can
 // make one for another message (ARCHITECTURE.md "Tracking and events"); a tampered one resolves to nothing.
+// Customers' HTML (web version, archived copy) is linked at TIDINGS_CONTENT_URL when set: another origin.
 import { macOf, macMatches, signToken, verifyToken } from '../lib/signed-token.js'
 import type { MessageAddressing, MessageLinks } from '../delivery/email/campaign-content.js'
 import type { Config } from '../config/schema.js'
@@ -15,24 +16,41 @@ export function messageToken(key: Buffer, messageId: number): string {
   return signToken(key, PURPOSE, String(messageId))
 }
 
-/** The message id a token was made for; undefined for anything else. */
-export function messageIdOfToken(key: Buffer, token: string): number | undefined {
-  const payload = verifyToken(key, PURPOSE, token)
+const DAY_MS = 86_400_000
+
+/**
+ * Whether a link that changes consent (a double opt-in confirmation, an unsubscribe) issued at `issuedAtMs` has
+ * expired: TIDINGS_LINK_TTL_DAYS later (30 by default, what CAN-SPAM asks an unsubscribe link to work for).
+ */
+export function isLinkExpired(config: Pick<Config, 'linkTtlDays'>, issuedAtMs: number, now: number): boolean {
+  return now - issuedAtMs > config.linkTtlDays * DAY_MS
+}
+
+/** The message id a token was made for (with any accepted key); undefined for anything else. */
+export function messageIdOfToken(keys: readonly Buffer[], token: string): number | undefined {
+  const payload = verifyToken(keys, PURPOSE, token)
   return payload !== undefined && /^\d{1,15}$/.test(payload) ? Number(payload) : undefined
 }
 
-export function trackingLinks(publicUrl: string, token: string): MessageLinks {
-  const base = `${publicUrl.replace(/\/+$/, '')}/t/${token}`
-  return { open: `${base}/open.gif`, click: (index) => `${base}/c/${index}`, unsubscribe: `${base}/unsubscribe`, view: `${base}/view` }
+type LinkBases = Pick<Config, 'publicUrl' | 'contentUrl'>
+
+/** Where customers' HTML is served: the content origin when one is configured. */
+export function contentBase(config: LinkBases): string {
+  return (config.contentUrl || config.publicUrl).replace(/\/+$/, '')
+}
+
+export function trackingLinks(config: LinkBases, token: string): MessageLinks {
+  const base = `${config.publicUrl.replace(/\/+$/, '')}/t/${token}`
+  return { open: `${base}/open.gif`, click: (index) => `${base}/c/${index}`, unsubscribe: `${base}/unsubscribe`, view: `${contentBase(config)}/t/${token}/view` }
 }
 
 /** The archived copy of a campaign (its `permalink`): the same for every reader, without anyone's variables. */
-export function campaignPermalink(publicUrl: string, key: Buffer, campaignId: number): string {
-  return `${publicUrl.replace(/\/+$/, '')}/archive/${signToken(key, CAMPAIGN_PURPOSE, String(campaignId))}`
+export function campaignPermalink(config: LinkBases, key: Buffer, campaignId: number): string {
+  return `${contentBase(config)}/archive/${signToken(key, CAMPAIGN_PURPOSE, String(campaignId))}`
 }
 
-export function campaignIdOfToken(key: Buffer, token: string): number | undefined {
-  const payload = verifyToken(key, CAMPAIGN_PURPOSE, token)
+export function campaignIdOfToken(keys: readonly Buffer[], token: string): number | undefined {
+  const payload = verifyToken(keys, CAMPAIGN_PURPOSE, token)
   return payload !== undefined && /^\d{1,15}$/.test(payload) ? Number(payload) : undefined
 }
 
@@ -40,12 +58,12 @@ export function verpAddress(key: Buffer, messageId: number, domain: string): str
   return `b-${messageId.toString(36)}-${verpMac(key, messageId)}@${domain}`
 }
 
-/** The message id of a VERP address made by verpAddress (any case); undefined for any other address. */
-export function messageIdOfVerp(key: Buffer, address: string): number | undefined {
+/** The message id of a VERP address made by verpAddress (any case, any accepted key); undefined for any other address. */
+export function messageIdOfVerp(keys: readonly Buffer[], address: string): number | undefined {
   const match = /^b-([0-9a-z]{1,11})-([0-9a-f]{16})@/i.exec(address.trim())
   if (!match) return undefined
   const id = parseInt(match[1]!.toLowerCase(), 36)
-  return Number.isSafeInteger(id) && macMatches(verpMac(key, id), match[2]!.toLowerCase()) ? id : undefined
+  return Number.isSafeInteger(id) && keys.some((key) => macMatches(verpMac(key, id), match[2]!.toLowerCase())) ? id : undefined
 }
 
 function verpMac(key: Buffer, messageId: number): string {
@@ -59,7 +77,7 @@ export function messageIdHeader(messageId: number, campaignId: number, domain: s
 
 /** Everything that makes one campaign message its recipient's: variables, tracking URLs, VERP, ids. */
 export function addressingOf(
-  config: Pick<Config, 'publicUrl' | 'bounceDomain'>,
+  config: Pick<Config, 'publicUrl' | 'contentUrl' | 'bounceDomain'>,
   key: Buffer,
   message: { id: number; campaignId: number; accountId: number; bookId: number | null; email: string; variables: string },
   fallbackListId: number | undefined,
@@ -67,7 +85,7 @@ export function addressingOf(
   return {
     to: message.email,
     variables: JSON.parse(message.variables) as Record<string, unknown>,
-    links: trackingLinks(config.publicUrl, messageToken(key, message.id)),
+    links: trackingLinks(config, messageToken(key, message.id)),
     returnPath: verpAddress(key, message.id, config.bounceDomain),
     messageId: messageIdHeader(message.id, message.campaignId, config.bounceDomain),
     listIdHeader: `<l${message.bookId ?? fallbackListId ?? 0}.a${message.accountId}.${config.bounceDomain}>`,

@@ -6,11 +6,11 @@ import * as sendersRepo from '../storage/repos/senders.js'
 import { OUTBOX_KIND, countAccountEmailsSince } from '../storage/repos/outbox.js'
 import { isUniqueViolation } from '../storage/db.js'
 import { normalizeEmail } from '../lib/email-address.js'
-import { macMatches, macOf } from '../lib/signed-token.js'
+import { macMatchesAny, macOf } from '../lib/signed-token.js'
 import { toWireDate } from '../lib/wire-date.js'
 import { AppError } from './errors.js'
-import { queueServiceEmail, systemSender } from './outbox.js'
-import { signingKey } from './signing-key.js'
+import { HIDDEN, queueServiceEmail, systemSender } from './outbox.js'
+import { signingKey, verifyingKeys } from './signing-key.js'
 import type { Deps } from './types.js'
 
 export type SenderStatus = sendersRepo.SenderStatus
@@ -94,8 +94,8 @@ export async function requestActivationCode(deps: Deps, accountId: number, email
       maxPerWindow: ACTIVATION.codesPerWindow,
     })
     if (!stored) throw tooManyCodes()
-    const content = senderCodeEmail({ email: sender.email, name: sender.name, code, validHours: ACTIVATION.validMs / HOUR })
-    await queueServiceEmail(trx, { accountId, kind: OUTBOX_KIND.senderCode, from: systemSender(deps.config), to: sender.email, ...content }, now)
+    const email = (shownCode: string) => senderCodeEmail({ email: sender.email, name: sender.name, code: shownCode, validHours: ACTIVATION.validMs / HOUR })
+    await queueServiceEmail(trx, { accountId, kind: OUTBOX_KIND.senderCode, from: systemSender(deps.config), to: sender.email, ...email(code), shown: email(HIDDEN) }, now)
   })
   return sender.email
 }
@@ -112,8 +112,8 @@ export async function activateSender(deps: Deps, accountId: number, email: strin
   }
   const attempt = await sendersRepo.claimCodeAttempt(deps.db, { accountId, id: sender.id, now, maxAttempts: ACTIVATION.maxAttempts, lockMs: ACTIVATION.lockMs })
   if (!attempt) throw lockedError((await sendersRepo.findSender(deps.db, accountId, sender.email))?.lockedUntil ?? now)
-  const given = macOf(await signingKey(deps), CODE_PURPOSE, `${sender.id}:${code}`)
-  if (attempt.codeHash === null || !macMatches(attempt.codeHash, given)) {
+  // A code emailed before the key was rotated was hashed with the older key.
+  if (attempt.codeHash === null || !macMatchesAny(await verifyingKeys(deps), CODE_PURPOSE, `${sender.id}:${code}`, attempt.codeHash)) {
     const left = ACTIVATION.maxAttempts - attempt.attempts
     throw new AppError(
       'invalid',

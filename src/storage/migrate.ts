@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_campaigns.js'
 import * as m0008 from './migrations/0008_webhooks.js'
 import * as m0009 from './migrations/0009_account_lifecycle.js'
 import * as m0010 from './migrations/0010_message_lease_token.js'
+import * as m0011 from './migrations/0011_outbox_shown_copy.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_webhooks': m0008,
   '0009_account_lifecycle': m0009,
   '0010_message_lease_token': m0010,
+  '0011_outbox_shown_copy': m0011,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -187,6 +187,10 @@ export interface OutboxTable {
   subject: string
   html: string
   text: string
+  /** The copy the account is shown (GET /outbox), its secret replaced by [hidden]; null on rows from before 0011. */
+  shown_subject: string | null
+  shown_html: string | null
+  shown_text: string | null
   /** 'queued' until the email channel takes it; then 'sent', 'captured' (no relay configured) or 'failed' */
   status: string
   attempts: Generated<number>

@@ -1,5 +1,6 @@
 // The unsubscribe page behind a campaign email's link, in the campaign's language.
 import validator from 'validator'
+import { messagePage } from './message-page.js'
 
 interface Texts {
   title: string
@@ -17,12 +18,13 @@ const TEXTS: Record<string, Texts> = {
   pt: { title: 'Cancelar inscrição', question: (e) => `Deixar de enviar estes e-mails para ${e}?`, button: 'Cancelar inscrição', done: 'Sua inscrição foi cancelada: você não receberá mais estes e-mails.' },
 }
 
-export function unsubscribePage(options: { lang: string; email: string; done: boolean }): string {
+/** `action`: the URL the button posts to, the page's own (its policy lets the form post there only). */
+export function unsubscribePage(options: { lang: string; email: string; done: boolean; action: string }): string {
   const t = TEXTS[options.lang] ?? TEXTS.en!
   const e = validator.escape
   const body = options.done
     ? `<p>${e(t.done)}</p>`
-    : `<p>${e(t.question(options.email))}</p><form method="post"><button type="submit" style="font-size:1rem;padding:.5rem 1.5rem">${e(t.button)}</button></form>`
+    : `<p>${e(t.question(options.email))}</p><form method="post" action="${e(options.action)}"><button type="submit" style="font-size:1rem;padding:.5rem 1.5rem">${e(t.button)}</button></form>`
   return `<!doctype html>
 <html lang="${e(options.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${e(t.title)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222">
@@ -32,5 +34,9 @@ export function unsubscribePage(options: { lang: string; email: string; done: bo
 }
 
 export function notFoundPage(): string {
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Link not valid</title></head><body style="font-family:Arial,sans-serif;margin:4rem auto;max-width:32rem"><h1>Link not valid</h1><p>This link is not valid.</p></body></html>\n'
+  return messagePage('Link not valid', 'This link is not valid.')
+}
+
+export function expiredUnsubscribePage(): string {
+  return messagePage('Link expired', 'This unsubscribe link has expired. Use the link in a more recent email from the sender, or reply to it and ask to be removed.')
 }

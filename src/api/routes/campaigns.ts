@@ -54,7 +54,7 @@ export function campaignRoutes(deps: Deps) {
         const campaign = await campaigns.getCampaign(deps, request.accountId, request.params.id)
         const totals = (await campaigns.totalsOf(deps, [campaign.id])).get(campaign.id)
         const clicks = await campaigns.linkClicks(deps, campaign.id)
-        const permalink = campaignPermalink(deps.config.publicUrl, await signingKey(deps), campaign.id)
+        const permalink = campaignPermalink(deps.config, await signingKey(deps), campaign.id)
         return toWireCampaign(campaign, { totals, clicks, permalink })
       },
     )

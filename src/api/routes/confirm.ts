@@ -1,39 +1,31 @@
-// The public page behind the link of a double opt-in confirmation email: following it activates the contact.
+// The public pages behind the link of a double opt-in confirmation email: GET shows a button, its POST activates
+// the contact (confirm-page.ts says why). An expired link (TIDINGS_LINK_TTL_DAYS) answers 410 and changes nothing.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
-import validator from 'validator'
 import * as contacts from '../../services/contacts.js'
+import { confirmationUrl } from '../../services/confirmation-email.js'
 import type { Deps } from '../../services/types.js'
+import { CONFIRM_OUTCOMES, confirmButtonPage, outcomePage } from '../pages/confirm-page.js'
+import { sendPage } from '../pages/public-page.js'
 
-const PAGES: Record<contacts.Confirmed, { status: number; title: string; text: string }> = {
-  confirmed: { status: 200, title: 'Subscription confirmed', text: 'Thank you: your subscription is confirmed.' },
-  already_used: { status: 200, title: 'Link already used', text: 'This confirmation link has already been used.' },
-  unknown: { status: 404, title: 'Link not valid', text: 'This confirmation link is not valid, or the subscription no longer exists.' },
-}
-
-function page(title: string, text: string): string {
-  const e = validator.escape
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222">
-<h1 style="font-size:1.5rem">${e(title)}</h1><p>${e(text)}</p>
-</body></html>
-`
-}
+const tags = ['Public pages']
+const params = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
 
 export function confirmRoutes(deps: Deps) {
   return async (app: FastifyInstance) => {
-    app.get(
-      '/confirm/:token',
-      {
-        schema: { tags: ['Public pages'], summary: 'Confirm a double opt-in subscription (the link in the email)', params: Type.Object({ token: Type.String() }) },
-        config: { public: true },
-      },
-      async (request, reply) => {
-        const { token } = request.params as { token: string }
-        const shown = PAGES[await contacts.confirmSubscription(deps, token)]
-        return reply.status(shown.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(shown.title, shown.text))
-      },
-    )
+    const config = { public: true }
+
+    app.get('/confirm/:token', { schema: { tags, summary: 'Double opt-in confirmation page (the link in the email): a button, nothing confirmed yet', params }, config }, async (request, reply) => {
+      const { token } = request.params as { token: string }
+      const state = await contacts.confirmationState(deps, token)
+      if (state !== 'pending') return sendPage(reply, CONFIRM_OUTCOMES[state].status, outcomePage(state))
+      const action = confirmationUrl(deps.config.publicUrl, token)
+      return sendPage(reply, 200, confirmButtonPage(action), { formAction: action })
+    })
+
+    app.post('/confirm/:token', { schema: { tags, summary: 'Confirm a double opt-in subscription (the button of the page)', params }, config }, async (request, reply) => {
+      const outcome = await contacts.confirmSubscription(deps, (request.params as { token: string }).token)
+      return sendPage(reply, CONFIRM_OUTCOMES[outcome].status, outcomePage(outcome))
+    })
   }
 }

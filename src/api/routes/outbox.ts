@@ -1,6 +1,7 @@
 // The account's outbox (a Tidings extension): the emails the service sent or captured for it, and with
 // `campaign_id` a campaign's messages, so that with no SMTP relay configured (the capture channel) they can
-// still be read, e.g. by tests of other software.
+// still be read, e.g. by tests of other software. Service emails are shown with the secret that proves control
+// of their recipient's address (activation code, confirmation link) as [hidden]: services/outbox.ts.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
@@ -23,9 +24,9 @@ const OutboxItem = Type.Object({
   from_email: Type.String(),
   from_name: Type.String(),
   to: Type.String(),
-  subject: Type.String(),
-  html: Type.String(),
-  text: Type.String(),
+  subject: Type.String({ description: 'an activation code or confirmation link reads [hidden] here (the operator sees it with `tidings outbox`)' }),
+  html: Type.String({ description: 'as subject' }),
+  text: Type.String({ description: 'as subject' }),
   status: Type.String({ description: 'queued, sent, captured or failed' }),
   attempts: Type.Integer(),
   last_error: Type.Union([Type.String(), Type.Null()]),

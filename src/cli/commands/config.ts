@@ -1,6 +1,6 @@
 // `tidings config`: the effective configuration, secrets hidden.
 import type { Command } from 'commander'
-import { redactConfig } from '../../config/load.js'
+import { redactConfig } from '../../config/redact.js'
 import { configFrom, printJson } from '../context.js'
 
 export function registerConfigCommand(program: Command): void {

@@ -1,6 +1,8 @@
-// `tidings outbox --account ID [--campaign ID]`: the emails the service sent or captured for an account (JSON).
+// `tidings outbox --account ID [--campaign ID]`: the emails the service sent or captured for an account (JSON),
+// in full: unlike GET /outbox it shows activation codes and confirmation links, for the operator to pass on
+// while no relay is configured.
 import type { Command } from 'commander'
-import { listOutbox } from '../../services/outbox.js'
+import { listOutboxInFull } from '../../services/outbox.js'
 import { listCampaignOutbox } from '../../services/campaign-outbox.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
@@ -16,7 +18,7 @@ export function registerOutboxCommand(program: Command): void {
       withDeps(command, async (deps) => {
         const accountId = parseId(options.account)
         const page = { limit: parseId(options.limit), offset: Number(options.offset) || 0 }
-        printJson(options.campaign === undefined ? await listOutbox(deps.db, accountId, page) : await listCampaignOutbox(deps, accountId, parseId(options.campaign), page))
+        printJson(options.campaign === undefined ? await listOutboxInFull(deps.db, accountId, page) : await listCampaignOutbox(deps, accountId, parseId(options.campaign), page))
       }),
     )
 }

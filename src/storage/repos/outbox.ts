@@ -15,17 +15,24 @@ export interface Mailbox {
   name: string
 }
 
-export interface NewOutboxEmail {
-  accountId: number
-  kind: OutboxKind
-  from: Mailbox
-  to: string
+export interface EmailContent {
   subject: string
   html: string
   text: string
 }
 
-export interface OutboxEmail extends NewOutboxEmail {
+export interface NewOutboxEmail extends EmailContent {
+  accountId: number
+  kind: OutboxKind
+  from: Mailbox
+  to: string
+  /** What the account is shown of it: the same email with any secret it carries replaced. */
+  shown: EmailContent
+}
+
+export interface OutboxEmail extends Omit<NewOutboxEmail, 'shown'> {
+  /** Null on rows queued before migration 0011. */
+  shown: EmailContent | null
   id: number
   status: string
   attempts: number
@@ -49,6 +56,9 @@ export async function queueEmails(db: Kysely<Database>, emails: readonly NewOutb
       subject: e.subject,
       html: e.html,
       text: e.text,
+      shown_subject: e.shown.subject,
+      shown_html: e.shown.html,
+      shown_text: e.shown.text,
       status: OUTBOX_STATUS.queued,
       created_at: now,
       updated_at: now,
@@ -149,6 +159,7 @@ function toOutboxEmail(row: Selectable<OutboxTable>): OutboxEmail {
     subject: row.subject,
     html: row.html,
     text: row.text,
+    shown: row.shown_subject === null || row.shown_html === null || row.shown_text === null ? null : { subject: row.shown_subject, html: row.shown_html, text: row.shown_text },
     status: row.status,
     attempts: row.attempts,
     providerId: row.provider_id,

@@ -6,6 +6,8 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
 import { activeSender } from '../../helpers/senders.js'
+import { signToken } from '../../../src/lib/signed-token.js'
+import { signingKey } from '../../../src/services/signing-key.js'
 
 for (const dialect of DIALECTS) {
   describe(`double opt-in on ${dialect}`, () => {
@@ -41,17 +43,65 @@ for (const dialect of DIALECTS) {
       const link = /https:\/\/news\.example\.org\/confirm\/\S+/.exec(email.text)?.[0]
       assert.ok(link, `a link in: ${email.text}`)
 
-      const tampered = await t.app.inject({ method: 'GET', url: new URL(link).pathname.slice(0, -2) + 'xx' })
+      const tampered = await t.app.inject({ method: 'POST', url: new URL(link).pathname.slice(0, -2) + 'xx' })
       assert.equal(tampered.statusCode, 404)
       assert.equal(await status('reader@example.com'), 2, 'a tampered link changes nothing')
 
-      const followed = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
-      assert.equal(followed.statusCode, 200)
-      assert.match(String(followed.headers['content-type']), /text\/html/)
-      assert.match(followed.body, /confirmed/)
+      const opened = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      assert.equal(opened.statusCode, 200)
+      assert.match(String(opened.headers['content-type']), /text\/html/)
+      assert.match(opened.body, /<form method="post" action="https:&#x2F;&#x2F;news\.example\.org&#x2F;confirm&#x2F;[^"]+"><button/)
+      assert.equal(await status('reader@example.com'), 2, 'opening the link (a mail scanner does) confirms nothing')
+      const pressed = await t.app.inject({ method: 'POST', url: new URL(link).pathname, payload: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      assert.equal(pressed.statusCode, 200)
+      assert.match(pressed.body, /confirmed/)
       assert.equal(await status('reader@example.com'), 1)
-      const again = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
-      assert.match(again.body, /already been used/)
+      for (const method of ['GET', 'POST'] as const) {
+        const again = await t.app.inject({ method, url: new URL(link).pathname })
+        assert.match(again.body, /already been used/)
+      }
+    })
+
+    it('serves the confirmation page under a sandboxing policy whose form may post only to the link itself', async () => {
+      await optIn({ sender_email: 'owner@example.org', emails: ['policy@example.com'] })
+      const [email] = await confirmations('policy@example.com')
+      const link = /https:\/\/news\.example\.org\/confirm\/\S+/.exec(email!.text)![0]
+      const page = await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      const policy = String(page.headers['content-security-policy'])
+      assert.match(policy, /(^|; )sandbox allow-forms(;|$)/)
+      assert.match(policy, /(^|; )base-uri 'none'(;|$)/)
+      assert.match(policy, /(^|; )default-src 'none'(;|$)/)
+      assert.match(policy, /(^|; )frame-ancestors 'none'(;|$)/)
+      assert.ok(policy.split('; ').includes(`form-action ${link}`), policy)
+      assert.equal(page.headers['referrer-policy'], 'no-referrer', 'the token in the URL goes to no other site')
+      const done = await t.app.inject({ method: 'POST', url: new URL(link).pathname })
+      assert.match(String(done.headers['content-security-policy']), /form-action 'none'; sandbox(;|$)/)
+    })
+
+    it(`refuses a link older than the link lifetime with 410, changing nothing, and one issued before links carried their time`, async () => {
+      await optIn({ sender_email: 'owner@example.org', emails: ['late@example.com', 'legacy@example.com'] })
+      const [email] = await confirmations('late@example.com')
+      const path = new URL(/https:\/\/news\.example\.org\/confirm\/\S+/.exec(email!.text)![0]).pathname
+      t.clock.advance(30 * 86_400_000 + 60_000)
+      try {
+        for (const method of ['GET', 'POST'] as const) {
+          const res = await t.app.inject({ method, url: path })
+          assert.equal(res.statusCode, 410, method)
+          assert.match(res.body, /expired/)
+        }
+        const stored = await t.deps.db.selectFrom('contacts').select('status').where('email', '=', 'late@example.com').executeTakeFirstOrThrow()
+        assert.equal(stored.status, 2, 'an expired link confirms nothing (read from the database: the access token expired too)')
+      } finally {
+        t.clock.advance(-(30 * 86_400_000 + 60_000))
+      }
+      const contact = await t.deps.db.selectFrom('contacts').select('id').where('email', '=', 'legacy@example.com').executeTakeFirstOrThrow()
+      const legacy = signToken(await signingKey(t.deps), 'confirm', String(contact.id))
+      const res = await t.app.inject({ method: 'POST', url: `/confirm/${legacy}` })
+      assert.equal(res.statusCode, 410, 'a link without an issue time cannot be dated, so it gives no consent')
+      assert.equal(await status('legacy@example.com'), 2)
+      const fresh = await t.app.inject({ method: 'POST', url: path })
+      assert.equal(fresh.statusCode, 200, 'within its lifetime the link still confirms')
+      assert.equal(await status('late@example.com'), 1)
     })
 
     it('does not email contacts that are already confirmed, and emails again those still waiting', async () => {
@@ -98,7 +148,7 @@ for (const dialect of DIALECTS) {
       const link = /href="(https:\/\/news\.example\.org\/confirm\/[^"]+)"/.exec(email?.html ?? '')?.[1]
       assert.ok(link, `the link is in the template's anchor: ${email?.html}`)
       assert.match(email?.text ?? '', /Yes, subscribe me/, 'the text part comes from the HTML')
-      await t.app.inject({ method: 'GET', url: new URL(link).pathname })
+      await t.app.inject({ method: 'POST', url: new URL(link).pathname })
       assert.equal(await status('tpl@example.com'), 1)
 
       const bare = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'No link', body: Buffer.from('<p>Welcome</p>').toString('base64') } })

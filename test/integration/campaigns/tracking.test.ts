@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '../../helpers/campaigns.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
+import { captureChannel } from '../../../src/delivery/email/capture.js'
 
 const PUBLIC = 'https://news.example.org'
 
@@ -101,7 +102,7 @@ for (const dialect of DIALECTS) {
       assert.ok(header, 'a List-Unsubscribe header')
       const page = await t.app.inject({ method: 'GET', url: header[1]! })
       assert.equal(page.statusCode, 200)
-      assert.match(page.body, /<form method="post">/)
+      assert.match(page.body, /<form method="post" action="/)
       const posted = await t.app.inject({ method: 'POST', url: header[1]!, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
       assert.equal(posted.statusCode, 200)
       assert.match(posted.body, /unsubscribed/)
@@ -124,6 +125,90 @@ for (const dialect of DIALECTS) {
       assert.match(archived.body, /<h1>Hello <\/h1>/)
       assert.doesNotMatch(archived.body, /Reader/)
       assert.equal((await t.app.inject({ method: 'GET', url: `${permalink.pathname}x` })).statusCode, 404)
+    })
+
+    it("serves customers' HTML sandboxed: no script, no base URL, no form, no framing, no Referer", async () => {
+      const pages = {
+        view: path(setup.emails[3]!, /\/unsubscribe$/).replace(/\/unsubscribe$/, '/view'),
+        archive: new URL((await detail()).permalink).pathname,
+      }
+      for (const [name, url] of Object.entries(pages)) {
+        const res = await t.app.inject({ method: 'GET', url })
+        assert.equal(res.statusCode, 200, name)
+        const directives = String(res.headers['content-security-policy']).split('; ')
+        for (const wanted of ["default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"]) assert.ok(directives.includes(wanted), `${name}: ${wanted} in ${directives.join('; ')}`)
+        const sandbox = directives.find((d) => d.startsWith('sandbox'))
+        assert.ok(sandbox, `${name} is sandboxed`)
+        assert.doesNotMatch(sandbox, /allow-scripts|allow-same-origin|allow-forms|allow-top-navigation/, name)
+        assert.ok(!directives.some((d) => /^script-src/.test(d)), name)
+        assert.equal(res.headers['referrer-policy'], 'no-referrer', name)
+        assert.equal(res.headers['x-content-type-options'], 'nosniff', name)
+      }
+    })
+
+    it('lets the unsubscribe page post only to its own URL', async () => {
+      const unsubscribe = path(setup.emails[3]!, /\/unsubscribe$/)
+      const res = await t.app.inject({ method: 'GET', url: unsubscribe })
+      const directives = String(res.headers['content-security-policy']).split('; ')
+      assert.ok(directives.includes(`form-action ${PUBLIC}${unsubscribe}`), directives.join('; '))
+      assert.ok(directives.includes('sandbox allow-forms') && directives.includes("base-uri 'none'"), directives.join('; '))
+      assert.equal(res.headers['referrer-policy'], 'no-referrer')
+    })
+
+    it('refuses an unsubscribe link older than the link lifetime with 410 and changes nothing; opens and clicks go on working', async () => {
+      const email = setup.emails[3]!
+      const contactStatus = async () => (await t.deps.db.selectFrom('contacts').select('status').where('email', '=', email).executeTakeFirstOrThrow()).status
+      const before = await contactStatus()
+      const month = 30 * 86_400_000 + 60_000
+      t.clock.advance(month)
+      try {
+        const unsubscribe = path(email, /\/unsubscribe$/)
+        const page = await t.app.inject({ method: 'GET', url: unsubscribe })
+        assert.equal(page.statusCode, 410)
+        assert.match(page.body, /expired/)
+        const oneClick = await t.app.inject({ method: 'POST', url: unsubscribe, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+        assert.equal(oneClick.statusCode, 410)
+        assert.equal(await contactStatus(), before, 'the contact is still subscribed')
+        const message = await t.deps.db.selectFrom('messages').select('unsubscribed_at').where('email', '=', email).executeTakeFirstOrThrow()
+        assert.equal(message.unsubscribed_at, null)
+        assert.equal((await t.app.inject({ method: 'GET', url: path(email, /open\.gif$/) })).statusCode, 200, 'an open still counts')
+        assert.equal((await t.app.inject({ method: 'GET', url: path(email, /\/c\/1$/) })).statusCode, 302, 'a link still leads to its target')
+      } finally {
+        t.clock.advance(-month)
+      }
+    })
+  })
+
+  describe(`customers' HTML on a separate origin on ${dialect}`, () => {
+    const CONTENT = 'https://content.example.net'
+    let t: TestApp
+    let setup: CampaignSetup
+    let id: number
+
+    before(async () => {
+      t = await startTestApp(dialect, { publicUrl: PUBLIC, contentUrl: CONTENT })
+      setup = await campaignSetup(t, 1)
+      const body = Buffer.from('<html><body><p>Hello {{name}}</p><a href="{{permalink}}">Web version</a></body></html>').toString('base64')
+      id = (await createCampaign(t, setup, { body })).json<{ id: number }>().id
+      await dispatcher(t, captureChannel()).drain()
+    })
+    after(() => t.close())
+
+    it('links the web version and the archived copy at TIDINGS_CONTENT_URL and serves them only there', async () => {
+      const [message] = (await t.call(setup.account, { method: 'GET', url: `/outbox?campaign_id=${id}` })).json<{ html: string }[]>()
+      const view = /https:\/\/content\.example\.net(\/t\/[^"]+\/view)/.exec(message!.html)?.[1]
+      assert.ok(view, `a web version link at the content origin: ${message!.html}`)
+      assert.match(message!.html, /https:\/\/news\.example\.org\/t\/[^"]+\/unsubscribe/, 'our own pages stay on the public URL')
+      const permalink = new URL((await t.call(setup.account, { method: 'GET', url: `/campaigns/${id}` })).json<{ permalink: string }>().permalink)
+      assert.equal(permalink.origin, CONTENT)
+      for (const url of [view, permalink.pathname]) {
+        const there = await t.app.inject({ method: 'GET', url, headers: { host: 'content.example.net' } })
+        assert.equal(there.statusCode, 200, url)
+        assert.match(String(there.headers['content-security-policy']), /sandbox/)
+        const here = await t.app.inject({ method: 'GET', url, headers: { host: 'news.example.org' } })
+        assert.equal(here.statusCode, 301, `${url} on the API origin`)
+        assert.equal(here.headers.location, `${CONTENT}${url}`)
+      }
     })
   })
 }

@@ -152,3 +152,15 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+// The config is printed without opening the database: once is enough, on no dialect in particular.
+describe('tidings config', () => {
+  it('hides every secret in the printed config: a key with a colon, a password in the query, SMTP and DKIM credentials', async () => {
+    const secrets = { TIDINGS_SECRET_KEY: 'abc:def-a-key-of-more-than-32-bytes', TIDINGS_SECRET_KEY_OLD: 'old:key-of-more-than-32-bytes-too!', TIDINGS_SMTP_URL: 'smtp://u:smtp-pass@relay.example:587', TIDINGS_DKIM_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\nMIIEv\n-----END PRIVATE KEY-----' }
+    const { stdout } = await run(process.execPath, [...CLI, 'config'], { env: { ...process.env, ...secrets, DATABASE_URL: 'postgres://app@db.example/tidings?password=query-pass' } })
+    for (const secret of ['abc:def', 'old:key', 'smtp-pass', 'MIIEv', 'query-pass']) assert.ok(!stdout.includes(secret), `${secret} in ${stdout}`)
+    const refused = await run(process.execPath, [...CLI, 'config'], { env: { ...process.env, TIDINGS_SECRET_KEY: 'too short' } }).catch((err: { code: number; stderr: string }) => err)
+    assert.equal((refused as { code: number }).code, 1)
+    assert.match((refused as { stderr: string }).stderr, /TIDINGS_SECRET_KEY\): must be at least 32 bytes/)
+  })
+})

@@ -20,7 +20,7 @@ for (const dialect of DIALECTS) {
     const queue = (to: string, subject = 'Your code') =>
       queueServiceEmails(
         t.deps.db,
-        [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject, html: '<p>Code: <b>12345678</b></p>', text: 'Code: 12345678' }],
+        [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject, html: '<p>Code: <b>12345678</b></p>', text: 'Code: 12345678', shown: { subject, html: '<p>Code: <b>[hidden]</b></p>', text: 'Code: [hidden]' } }],
         t.deps.now(),
       )
     const row = (to: string) => t.deps.db.selectFrom('outbox').selectAll().where('to_email', '=', to).executeTakeFirstOrThrow()
@@ -110,10 +110,10 @@ for (const dialect of DIALECTS) {
       const stored = await row('captured@example.com')
       assert.equal(stored.status, 'captured')
       assert.equal(sink.received.some((r) => r.envelopeTo.includes('captured@example.com')), false)
-      // The account reads its outbox through the API; another account sees none of it.
+      // The account reads its outbox through the API, the code hidden; another account sees none of it.
       const listed = (await t.call(account, { method: 'GET', url: '/outbox?limit=100' })).json<{ to: string; status: string; text: string; sent: string | null }[]>()
       const captured = listed.find((e) => e.to === 'captured@example.com')
-      assert.deepEqual([captured?.status, captured?.text], ['captured', 'Code: 12345678'])
+      assert.deepEqual([captured?.status, captured?.text], ['captured', 'Code: [hidden]'])
       assert.match(String(captured?.sent), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
       const other = await t.account()
       assert.deepEqual((await t.call(other, { method: 'GET', url: '/outbox' })).json(), [])

@@ -98,7 +98,7 @@ for (const dialect of DIALECTS) {
     it('renews the lease of an outbox email while the relay hangs past it: a second sender does not send it again', async () => {
       const account = await t.account()
       const to = `code.a${account.id}@example.com`
-      await queueServiceEmails(t.deps.db, [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject: 'Code', html: '<p>1</p>', text: '1' }], t.deps.now())
+      await queueServiceEmails(t.deps.db, [{ accountId: account.id, kind: 'sender_code', from: { email: 'no-reply@example.org', name: 'Tidings' }, to, subject: 'Code', html: '<p>1</p>', text: '1', shown: { subject: 'Code', html: '<p>[hidden]</p>', text: '[hidden]' } }], t.deps.now())
       hang()
       const sending = new OutboxSender(t.deps, slowChannel, { leaseMs: SHORT_LEASE_MS }).sendDue()
       await waitFor(() => slow.received.some((r) => r.envelopeTo[0] === to))

@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { openDatabase } from '../../../src/storage/db.js'
 import { signingKey } from '../../../src/services/signing-key.js'
 import { confirmationLink, queueConfirmations, readConfirmationToken } from '../../../src/services/confirmation-email.js'
-import { listOutbox } from '../../../src/services/outbox.js'
+import { listOutbox, listOutboxInFull } from '../../../src/services/outbox.js'
+import { activateSender, addSender, requestActivationCode } from '../../../src/services/senders.js'
 import { signToken } from '../../../src/lib/signed-token.js'
 
 for (const dialect of DIALECTS) {
@@ -44,7 +45,7 @@ for (const dialect of DIALECTS) {
     it('queues one confirmation per contact inside a transaction, with a link that names that contact', async () => {
       const account = await t.account()
       await t.deps.db.transaction().execute((trx) => queueConfirmations(trx, t.deps, batch(account.id, 1201)))
-      const emails = await listOutbox(t.deps.db, account.id, { limit: 2000, offset: 0 })
+      const emails = await listOutboxInFull(t.deps.db, account.id, { limit: 2000, offset: 0 })
       assert.equal(emails.length, 1201)
       for (const [i, email] of emails.entries()) {
         assert.deepEqual(
@@ -57,7 +58,7 @@ for (const dialect of DIALECTS) {
       assert.ok(first.html.includes('Weekly &lt;news&gt;') && first.html.includes('Owner &amp; Co'))
       const link = /(http:\/\/\S+\/confirm\/\S+)/.exec(first.text)?.[1]
       assert.ok(link && link.startsWith(`${t.deps.config.publicUrl}/confirm/`), first.text)
-      assert.equal(await readConfirmationToken(t.deps, link.split('/').at(-1)!), 1000)
+      assert.deepEqual(await readConfirmationToken(t.deps, link.split('/').at(-1)!), { contactId: 1000, expired: false })
       assert.equal((await settings()).length, 1, 'the key is stored once')
     })
 
@@ -72,7 +73,7 @@ for (const dialect of DIALECTS) {
       }
       assert.equal((await settings()).length, 1)
       const link = await confirmationLink(t.deps, 42)
-      assert.equal(await readConfirmationToken(t.deps, link.slice(link.lastIndexOf('/') + 1)), 42)
+      assert.deepEqual(await readConfirmationToken(t.deps, link.slice(link.lastIndexOf('/') + 1)), { contactId: 42, expired: false })
     })
 
     it('refuses tampered tokens, tokens for another purpose and tokens signed with another key', async () => {
@@ -93,13 +94,42 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    const withKeys = (secretKey: string, secretKeyOld = '') => ({ ...t.deps, config: { ...t.deps.config, secretKey, secretKeyOld } })
+    const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1)
+    const NEW_KEY = 'the new key, at least 32 bytes long'
+    const OLD_KEY = 'the old key, at least 32 bytes long'
+
     it('uses TIDINGS_SECRET_KEY when set', async () => {
-      const deps = { ...t.deps, config: { ...t.deps.config, secretKey: 'configured secret' } }
-      assert.deepEqual(await signingKey(deps), Buffer.from('configured secret'))
-      const link = await confirmationLink(deps, 9)
-      const token = link.slice(link.lastIndexOf('/') + 1)
-      assert.equal(await readConfirmationToken(deps, token), 9)
+      const deps = withKeys(NEW_KEY)
+      assert.deepEqual(await signingKey(deps), Buffer.from(NEW_KEY))
+      const token = tokenOf(await confirmationLink(deps, 9))
+      assert.deepEqual(await readConfirmationToken(deps, token), { contactId: 9, expired: false })
       assert.equal(await readConfirmationToken(t.deps, token), undefined, 'the stored key does not read it')
+    })
+
+    it('rotates keys: links signed with TIDINGS_SECRET_KEY_OLD still verify, new ones are signed with the new key', async () => {
+      const before = tokenOf(await confirmationLink(withKeys(OLD_KEY), 11))
+      const rotated = withKeys(NEW_KEY, OLD_KEY)
+      assert.deepEqual(await readConfirmationToken(rotated, before), { contactId: 11, expired: false }, 'an email sent before the rotation')
+      const after = tokenOf(await confirmationLink(rotated, 12))
+      assert.deepEqual(await readConfirmationToken(withKeys(NEW_KEY), after), { contactId: 12, expired: false }, 'signed with the new key')
+      assert.equal(await readConfirmationToken(withKeys(OLD_KEY), after), undefined, 'not with the old one')
+      assert.equal(await readConfirmationToken(withKeys(NEW_KEY), before), undefined, 'once the old key is dropped its links stop working')
+    })
+
+    it('keeps verifying links signed with the generated key after a key is configured', async () => {
+      const generated = tokenOf(await confirmationLink(t.deps, 13))
+      assert.deepEqual(await readConfirmationToken(withKeys(NEW_KEY), generated), { contactId: 13, expired: false })
+    })
+
+    it('accepts an activation code hashed with the old key after the rotation', async () => {
+      const account = await t.account()
+      const old = withKeys(OLD_KEY)
+      await addSender(old, account.id, { email: 'rotated@example.org', name: 'Rotated' })
+      await requestActivationCode(old, account.id, 'rotated@example.org')
+      const [email] = await listOutboxInFull(t.deps.db, account.id, { limit: 1, offset: 0 })
+      const code = /\b(\d{8})\b/.exec(email!.text)![1]!
+      assert.equal(await activateSender(withKeys(NEW_KEY, OLD_KEY), account.id, 'rotated@example.org', code), 'rotated@example.org')
     })
   })
 }
