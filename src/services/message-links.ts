@@ -1,6 +1,7 @@
 // The public addresses that lead back to one message: tracking URLs (open pixel, clicks, unsubscribe, archived
-// copy), the VERP bounce address, the mailto: unsubscribe address and the Message-ID. All carry the message id with an HMAC of it, so nobody can
-// make one for another message (ARCHITECTURE.md "Tracking and events"); a tampered one resolves to nothing.
+// copy), the VERP bounce address, the mailto: unsubscribe address and the Message-ID. All carry the message id
+// with an HMAC of it, so nobody can make one for another message (ARCHITECTURE.md "Tracking and events"); a
+// tampered one resolves to nothing.
 import { macOf, macMatches, signToken, verifyToken } from '../lib/signed-token.js'
 import type { MessageAddressing, MessageLinks } from '../delivery/email/campaign-content.js'
 import type { Config } from '../config/schema.js'
