@@ -97,21 +97,19 @@ export function startDispatch(deps: Deps): Stoppable {
   }
 }
 
-const FEEDBACK_ADDRESS = /^(fbl|abuse|postmaster)@/i
-
-/** The return path's SMTP listener (TIDINGS_BOUNCE_PORT): DSN bounces and ARF complaints for our messages. */
+/** The return path's SMTP listener (TIDINGS_BOUNCE_PORT): DSN bounces, ARF complaints and mailto: unsubscribes. */
 export async function listenForBounces(deps: Deps): Promise<BounceListener> {
   const log = deps.log.child({ component: 'bounces' })
   const listener = await startBounceListener({
     port: deps.config.bouncePort,
     host: deps.config.host,
+    maxClients: deps.config.bounceMaxClients,
+    socketTimeoutMs: deps.config.bounceTimeoutSeconds * 1000,
     log,
-    // VERP addresses, and the addresses feedback loops send complaints to (matched by their contents).
-    accepts: async (address) => FEEDBACK_ADDRESS.test(address) || (await bounces.messageOfAddress(deps, address)) !== undefined,
-    onReport: async (report, envelopeTo) => {
-      const messageId = await bounces.messageOfReport(deps, report, envelopeTo)
-      const outcome = messageId === undefined ? 'unknown' : await bounces.recordReport(deps, messageId, report)
-      log.info({ kind: report.kind, messageId, outcome }, 'bounce report received')
+    accepts: (address) => bounces.isOurAddress(deps, address),
+    onMessage: async (report, envelopeTo) => {
+      const outcome = await bounces.receiveMail(deps, report, envelopeTo)
+      log.info(outcome, outcome.report ? 'bounce report received' : 'mail to the return path received')
     },
   })
   log.info({ port: listener.port }, 'listening for bounces')

@@ -26,6 +26,7 @@ export const ConfigSchema = Type.Object({
   linkTtlDays: Type.Integer({ minimum: 1 }),
   contentUrl: Type.String({ pattern: '^$|^https?://' }),
   smtpUrl: Type.String({ pattern: '^$|^smtps?://' }),
+  smtpInsecure: Type.Boolean(),
   dkimDomain: Type.String(),
   dkimSelector: Type.String(),
   dkimPrivateKey: Type.String(),
@@ -35,6 +36,8 @@ export const ConfigSchema = Type.Object({
   sendLeaseSeconds: Type.Integer({ minimum: 1 }),
   bounceDomain: Type.String(),
   bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
+  bounceMaxClients: Type.Integer({ minimum: 1 }),
+  bounceTimeoutSeconds: Type.Integer({ minimum: 1 }),
   // Read by lib/trust-proxy.ts before validation: false, a hop count, or proxy addresses and CIDR ranges
   // (`true` is read as 1; the type keeps it so code and tests may still say `true`).
   trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String(), { minItems: 1 })]),
@@ -107,8 +110,13 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   smtpUrl: {
     env: 'TIDINGS_SMTP_URL',
     default: () => '',
-    description: 'SMTP relay for outgoing email, `smtp://user:pass@host:587` (STARTTLS) or `smtps://…:465`; empty: capture (stored, not sent)',
+    description: 'SMTP relay for outgoing email, `smtp://user:pass@host:587` (STARTTLS, required with a password) or `smtps://…:465`; empty: capture (stored, not sent)',
     secret: 'credentials',
+  },
+  smtpInsecure: {
+    env: 'TIDINGS_SMTP_INSECURE',
+    default: () => false,
+    description: 'Let an `smtp://` relay with a user and password go without STARTTLS (password and mail in clear); otherwise sending waits until the relay offers it',
   },
   dkimDomain: { env: 'TIDINGS_DKIM_DOMAIN', default: () => '', description: 'Domain (d=) of the DKIM signature of outgoing email; empty: no signature' },
   dkimSelector: { env: 'TIDINGS_DKIM_SELECTOR', default: () => 'tidings', description: 'DKIM selector (s=): the key is published at SELECTOR._domainkey.DOMAIN' },
@@ -136,6 +144,8 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: 'Domain of the per-recipient Return-Path (VERP) addresses; its MX should reach the bounce listener',
   },
   bouncePort: { env: 'TIDINGS_BOUNCE_PORT', default: () => 0, description: 'Port of the inbound SMTP listener for bounces (DSN) and complaints (ARF); 0: off' },
+  bounceMaxClients: { env: 'TIDINGS_BOUNCE_MAX_CLIENTS', default: () => 20, description: 'Connections the bounce listener serves at once (each may hold a report of up to 2 MiB); more are told to try again later (421)' },
+  bounceTimeoutSeconds: { env: 'TIDINGS_BOUNCE_TIMEOUT', default: () => 60, description: 'Seconds a bounce listener connection may stay silent before it is closed' },
   trustProxy: {
     env: 'TIDINGS_TRUST_PROXY',
     default: () => false,

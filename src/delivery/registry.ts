@@ -5,10 +5,11 @@ import type { EmailChannel } from './channel.js'
 import { captureChannel } from './email/capture.js'
 import { smtpChannel } from './email/smtp.js'
 
-type ChannelConfig = Pick<Config, 'smtpUrl' | 'dkimDomain' | 'dkimSelector' | 'dkimPrivateKey'>
+type ChannelConfig = Pick<Config, 'smtpUrl' | 'smtpInsecure' | 'dkimDomain' | 'dkimSelector' | 'dkimPrivateKey'>
 
+/** The one email channel of a process, shared by the outbox of service emails and the campaign sender. */
 export function emailChannel(config: ChannelConfig): EmailChannel {
-  return config.smtpUrl ? smtpChannel({ url: config.smtpUrl, dkim: dkimOf(config) }) : captureChannel()
+  return config.smtpUrl ? smtpChannel({ url: config.smtpUrl, dkim: dkimOf(config), allowPlaintextAuth: config.smtpInsecure }) : captureChannel()
 }
 
 /** The DKIM signing settings, when a domain is configured; the key may be PEM text or a file's path. */

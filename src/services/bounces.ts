@@ -1,11 +1,13 @@
-// Bounces and complaints that come back after sending (DSN, RFC 3464; ARF, RFC 5965) change the message
-// they are about and its contact: a hard bounce marks the contact with a sending error (9), a complaint
-// unsubscribes it from everything (6). Reports are matched to a message only through its signed VERP address,
-// so nobody can mark another's contacts by mailing a made-up report.
+// Mail that comes back to the bounce domain after sending. Bounces and complaints (DSN, RFC 3464; ARF, RFC
+// 5965) change the message they are about and its contact: a hard bounce marks the contact with a sending
+// error (9), a complaint unsubscribes it from everything (6). Mail to a message's List-Unsubscribe mailto:
+// unsubscribes its recipient as the one-click POST does. Messages are found only through signed addresses, so
+// nobody can mark or unsubscribe another's contacts by mailing a made-up report.
 import type { BounceReport } from '../delivery/email/bounce-report.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
-import { messageIdOfVerp } from './message-links.js'
+import { messageIdOfUnsubscribeAddress, messageIdOfVerp } from './message-links.js'
+import { unsubscribeMessage } from './tracking.js'
 import { verifyingKeys } from './signing-key.js'
 import { findCampaignById } from '../storage/repos/campaigns.js'
 import { messageEventSource, recordMessageEvents } from './events.js'
@@ -13,9 +15,34 @@ import { finishIfDone } from './campaign-lifecycle.js'
 import type { WebhookAction } from './webhooks.js'
 import type { Deps } from './types.js'
 
-/** The message a VERP address stands for, when it is one of ours. */
-export async function messageOfAddress(deps: Deps, address: string): Promise<number | undefined> {
-  return messageIdOfVerp(await verifyingKeys(deps), address)
+/** Where mail servers and feedback loops send questions and complaints (RFC 2142, and the usual fbl@): only at our bounce domain. */
+const FEEDBACK_LOCAL_PARTS = ['postmaster', 'abuse', 'fbl']
+
+/** Whether the bounce listener takes mail for an address: a feedback address, a VERP or unsubscribe address. */
+export async function isOurAddress(deps: Deps, address: string): Promise<boolean> {
+  const at = address.lastIndexOf('@')
+  const [local, domain] = [address.slice(0, at).toLowerCase(), address.slice(at + 1).toLowerCase()]
+  if (at > 0 && domain === deps.config.bounceDomain.toLowerCase() && FEEDBACK_LOCAL_PARTS.includes(local)) return true
+  const keys = await verifyingKeys(deps)
+  return messageIdOfVerp(keys, address) !== undefined || messageIdOfUnsubscribeAddress(keys, address, deps.config.bounceDomain) !== undefined
+}
+
+export type MailOutcome = { unsubscribed: number[]; report?: { kind: BounceReport['kind']; messageId?: number; outcome: ReportOutcome } }
+
+/** Handles one accepted message: unsubscribes for each unsubscribe address it came to, records its report. */
+export async function receiveMail(deps: Deps, report: BounceReport | undefined, envelopeTo: readonly string[]): Promise<MailOutcome> {
+  const keys = await verifyingKeys(deps)
+  const unsubscribed: number[] = []
+  for (const address of envelopeTo) {
+    const messageId = messageIdOfUnsubscribeAddress(keys, address, deps.config.bounceDomain)
+    const answer = messageId === undefined ? undefined : await unsubscribeMessage(deps, messageId)
+    // An expired address (TIDINGS_LINK_TTL_DAYS after sending) changes nothing, as the expired one-click link.
+    if (answer && answer !== 'expired') unsubscribed.push(messageId!)
+  }
+  if (!report) return { unsubscribed }
+  const messageId = await messageOfReport(deps, report, envelopeTo)
+  const outcome = messageId === undefined ? 'unknown' : await recordReport(deps, messageId, report)
+  return { unsubscribed, report: { kind: report.kind, messageId, outcome } }
 }
 
 /** Where a report names our VERP address: the envelope recipient, or the complained-about message's sender. */

@@ -19,14 +19,17 @@ import type { Deps } from './types.js'
 interface Found {
   message: messagesRepo.MessageRow
   campaign: campaignsRepo.CampaignRow
-  token: string
 }
 
 async function find(deps: Deps, token: string): Promise<Found | undefined> {
   const id = messageIdOfToken(await verifyingKeys(deps), token)
-  const message = id === undefined ? undefined : await messagesRepo.findMessage(deps.db, id)
+  return id === undefined ? undefined : findById(deps, id)
+}
+
+async function findById(deps: Deps, messageId: number): Promise<Found | undefined> {
+  const message = await messagesRepo.findMessage(deps.db, messageId)
   const campaign = message && (await campaignsRepo.findCampaignById(deps.db, message.campaignId))
-  return message && campaign ? { message, campaign, token } : undefined
+  return message && campaign ? { message, campaign } : undefined
 }
 
 function sourceOf(found: Found, extra?: Record<string, unknown>): MessageEventSource {
@@ -109,7 +112,16 @@ export async function unsubscribeTarget(deps: Deps, token: string): Promise<Unsu
 /** The reader leaves the list the message came from (contact status 4); the message counts as unsubscribed. */
 export async function unsubscribe(deps: Deps, token: string): Promise<UnsubscribeAnswer> {
   const found = await find(deps, token)
-  if (!found) return undefined
+  return found && unsubscribeFound(deps, found)
+}
+
+/** The same for a message already identified otherwise: by the mailto: address of its List-Unsubscribe. */
+export async function unsubscribeMessage(deps: Deps, messageId: number): Promise<UnsubscribeAnswer> {
+  const found = await findById(deps, messageId)
+  return found && unsubscribeFound(deps, found)
+}
+
+async function unsubscribeFound(deps: Deps, found: Found): Promise<UnsubscribeTarget | 'expired'> {
   const target = { email: found.message.email, lang: found.campaign.lang, done: true }
   // An expired link changes nothing; it still says so when it was used in time.
   if (isUnsubscribeExpired(deps, found)) return found.message.unsubscribedAt !== null ? target : 'expired'

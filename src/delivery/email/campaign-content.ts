@@ -75,6 +75,8 @@ export interface MessageAddressing {
   links: MessageLinks
   /** Envelope sender: the message's VERP bounce address. */
   returnPath: string
+  /** Mail to this address unsubscribes the recipient (offered in List-Unsubscribe next to the URL). */
+  unsubscribeAddress?: string
   messageId: string
   /** List-Id value, e.g. `<l12.a3.example.com>` */
   listIdHeader: string
@@ -100,7 +102,8 @@ export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing):
     returnPath: m.returnPath,
     messageId: m.messageId,
     headers: {
-      'List-Unsubscribe': `<${m.links.unsubscribe}>`,
+      // RFC 2369: mail programs take the first URI they can use; the https one comes first for RFC 8058.
+      'List-Unsubscribe': m.unsubscribeAddress ? `<${m.links.unsubscribe}>, <mailto:${m.unsubscribeAddress}?subject=unsubscribe>` : `<${m.links.unsubscribe}>`,
       // RFC 8058: mailbox providers unsubscribe with one POST, no page to visit.
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       'List-Id': m.listIdHeader,

@@ -55,7 +55,7 @@ describe('DKIM signing', () => {
 
   it('signs every message so that the signature verifies with the published key', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
-    const channel = emailChannel({ smtpUrl: sink.url, dkimDomain: 'example.org', dkimSelector: 'mail2026', dkimPrivateKey: privateKey })
+    const channel = emailChannel({ smtpUrl: sink.url, smtpInsecure: false, dkimDomain: 'example.org', dkimSelector: 'mail2026', dkimPrivateKey: privateKey })
     try {
       const [result] = await channel.send([
         { from: { email: 'news@example.org', name: 'News' }, to: 'reader@example.com', subject: 'Signed  subject', html: '<p>Hello   there</p>\n\n', text: 'Hello   there\n\n\n' },
@@ -75,7 +75,7 @@ describe('DKIM signing', () => {
 
   it('signs campaign messages whose MIME Tidings built itself', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } })
-    const channel = emailChannel({ smtpUrl: sink.url, dkimDomain: 'example.org', dkimSelector: 'mail2026', dkimPrivateKey: privateKey })
+    const channel = emailChannel({ smtpUrl: sink.url, smtpInsecure: false, dkimDomain: 'example.org', dkimSelector: 'mail2026', dkimPrivateKey: privateKey })
     try {
       const from = { email: 'news@example.org', name: 'Новини' }
       const email = { from, to: 'campaign@example.com', subject: 'Привіт', html: '<p>Hello</p>', text: 'Hello', messageId: '1.1.tidings@example.org', headers: { 'List-Id': '<l1.a1.example.org>' } }
@@ -91,6 +91,6 @@ describe('DKIM signing', () => {
   })
 
   it('refuses a domain without a key at start, not at the first email', () => {
-    assert.throws(() => emailChannel({ smtpUrl: sink.url, dkimDomain: 'example.org', dkimSelector: 's', dkimPrivateKey: '' }), /TIDINGS_DKIM_PRIVATE_KEY/)
+    assert.throws(() => emailChannel({ smtpUrl: sink.url, smtpInsecure: false, dkimDomain: 'example.org', dkimSelector: 's', dkimPrivateKey: '' }), /TIDINGS_DKIM_PRIVATE_KEY/)
   })
 })
