@@ -7,7 +7,7 @@ import { buildServer } from '../../src/api/server.js'
 import type { Dialect } from '../../src/storage/db.js'
 import type { Deps } from '../../src/services/types.js'
 import { createTestDatabase, type TestDatabase } from './databases.js'
-import { createAccount, type TestAccount } from './factories.js'
+import { createAccount, renewToken, type TestAccount } from './factories.js'
 
 export interface TestApp {
   app: FastifyInstance
@@ -16,7 +16,7 @@ export interface TestApp {
   /** A test clock: starts at the real time, moves only when told. */
   clock: { now: number; advance(ms: number): void }
   account(name?: string): Promise<TestAccount>
-  /** inject() with the account's bearer token. */
+  /** inject() with the account's bearer token, renewed first when the test clock moved past its lifetime. */
   call(account: TestAccount, options: InjectOptions): Promise<LightMyRequestResponse>
   close(): Promise<void>
 }
@@ -34,7 +34,10 @@ export async function startTestApp(dialect: Dialect, overrides: Partial<Config> 
     database,
     clock,
     account: (name) => createAccount(deps, app, name),
-    call: (account, options) => app.inject({ ...options, headers: { authorization: `Bearer ${account.token}`, ...options.headers } }),
+    call: async (account, options) => {
+      if (clock.now >= account.tokenIssuedAt + (config.tokenTtlSeconds - 60) * 1000) await renewToken(deps, app, account)
+      return app.inject({ ...options, headers: { authorization: `Bearer ${account.token}`, ...options.headers } })
+    },
     close: async () => {
       await app.close()
       await database.drop()

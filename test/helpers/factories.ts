@@ -9,6 +9,8 @@ export interface TestAccount {
   clientId: string
   clientSecret: string
   token: string
+  /** When the token was issued, on the test clock: TestApp.call takes a new one before it expires. */
+  tokenIssuedAt: number
 }
 
 let counter = 0
@@ -22,14 +24,15 @@ export async function createAccount(deps: Deps, app: FastifyInstance, name = `ac
     payload: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
   })
   if (answer.statusCode !== 200) throw new Error(`token call failed: ${answer.statusCode} ${answer.body}`)
-  return { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: answer.json<{ access_token: string }>().access_token }
+  return { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: answer.json<{ access_token: string }>().access_token, tokenIssuedAt: deps.now() }
 }
 
-/** The account with a new access token (after the test clock moved past its token's lifetime, at most a day). */
-export async function withFreshToken(app: FastifyInstance, account: TestAccount): Promise<TestAccount> {
+/** Gives the account a new access token (tests move the clock by days; a token lives at most one). */
+export async function renewToken(deps: Deps, app: FastifyInstance, account: TestAccount): Promise<void> {
   const answer = await app.inject({ method: 'POST', url: '/oauth/access_token', payload: { client_id: account.clientId, client_secret: account.clientSecret } })
   if (answer.statusCode !== 200) throw new Error(`token call failed: ${answer.statusCode} ${answer.body}`)
-  return { ...account, token: answer.json<{ access_token: string }>().access_token }
+  account.token = answer.json<{ access_token: string }>().access_token
+  account.tokenIssuedAt = deps.now()
 }
 
 /** Puts contacts with given statuses into a list through the contact repository (which keeps the counts). */

@@ -342,7 +342,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(notInteger.json(), { error_code: 422, message: 'Argument tags is invalid' })
       const basic = await accounts.createAccount(t.deps, { name: 'standard plan', plan: 'standard' })
       const token = await t.app.inject({ method: 'POST', url: '/oauth/access_token', payload: { grant_type: 'client_credentials', client_id: basic.client_id, client_secret: basic.client_secret } })
-      const standard = { id: basic.id, clientId: basic.client_id, clientSecret: basic.client_secret, token: token.json<{ access_token: string }>().access_token }
+      const standard = { id: basic.id, clientId: basic.client_id, clientSecret: basic.client_secret, token: token.json<{ access_token: string }>().access_token, tokenIssuedAt: t.clock.now }
       const theirBook = (await t.call(standard, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Standard' } })).json<{ id: number }>().id
       const refused = await add(theirBook, { emails: ['y@example.com'], tags: [1] }, standard)
       assert.deepEqual([refused.statusCode, refused.json()], [403, { error_code: 3030303030, message: 'Access denied! Please change your tariff plan' }])

@@ -219,7 +219,7 @@ for (const dialect of DIALECTS) {
           url: '/oauth/access_token',
           payload: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: created.client_secret },
         })
-        const lowPlan = { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: token.json<{ access_token: string }>().access_token }
+        const lowPlan = { id: created.id, clientId: created.client_id, clientSecret: created.client_secret, token: token.json<{ access_token: string }>().access_token, tokenIssuedAt: t.clock.now }
         const before = await jobCount()
         for (const request of [
           { method: 'GET', url: '/tags' },

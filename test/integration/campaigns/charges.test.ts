@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       // 10 USD an email: the 100 USD every test account starts with pays for 10.
-      t = await startTestApp(dialect, { emailPrice: 10, campaignsPerHour: 1000, tokenTtlSeconds: 86400 })
+      t = await startTestApp(dialect, { emailPrice: 10, campaignsPerHour: 1000 })
       sink = await startSmtpSink()
       channel = smtpChannel({ url: sink.url })
     })

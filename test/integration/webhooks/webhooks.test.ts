@@ -20,7 +20,7 @@ for (const dialect of DIALECTS) {
     let t: TestApp
     let receiver: WebhookReceiver
     before(async () => {
-      t = await startTestApp(dialect, { campaignsPerHour: 100, webhookAllowPrivate: true, tokenTtlSeconds: 30 * 86400 })
+      t = await startTestApp(dialect, { campaignsPerHour: 100, webhookAllowPrivate: true })
       receiver = await startWebhookReceiver()
     })
     after(async () => {
