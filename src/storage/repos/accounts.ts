@@ -73,17 +73,7 @@ export async function setAmpAllowed(db: Db, id: number, allowed: boolean, now: n
 
 /** Disables an account that is not deleted and bumps its credentials version; false when there is none. */
 export async function disableAccount(db: Db, id: number, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('accounts')
-    .set((eb) => ({
-      disabled_at: eb.fn.coalesce('disabled_at', eb.val(now)),
-      credentials_version: eb('credentials_version', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  return endAccess(db, id, now, {})
 }
 
 export async function enableAccount(db: Db, id: number, now: number): Promise<boolean> {
@@ -93,10 +83,15 @@ export async function enableAccount(db: Db, id: number, now: number): Promise<bo
 
 /** Marks an account deleted (and disabled) and bumps its credentials version; false when there is none. */
 export async function markAccountDeleted(db: Db, id: number, now: number): Promise<boolean> {
+  return endAccess(db, id, now, { deleted_at: now })
+}
+
+/** Disables a not deleted account (keeping the first disable time) and bumps its credentials version. */
+async function endAccess(db: Db, id: number, now: number, extra: { deleted_at?: number }): Promise<boolean> {
   const result = await db
     .updateTable('accounts')
     .set((eb) => ({
-      deleted_at: now,
+      ...extra,
       disabled_at: eb.fn.coalesce('disabled_at', eb.val(now)),
       credentials_version: eb('credentials_version', '+', 1),
       updated_at: now,
