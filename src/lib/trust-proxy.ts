@@ -60,8 +60,8 @@ function isPlainAddress(text: string): boolean {
  * tell a proxy from a client connecting directly), so a hop count becomes proxy-addr's trust function:
  * hop 0 is the peer, hop 1 the last X-Forwarded-For entry, and so on.
  */
-export function fastifyTrustProxy(trust: boolean | number | string[]): false | string[] | ((address: string, hop: number) => boolean) {
-  const hops = trust === true ? 1 : trust
-  if (typeof hops === 'number') return (_address, hop) => hop < hops
-  return hops
+export function fastifyTrustProxy(setting: boolean | number | string[]): false | string[] | ((address: string, hop: number) => boolean) {
+  const trust = parseTrustProxy(setting)
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return trust
 }

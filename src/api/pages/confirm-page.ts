@@ -1,9 +1,8 @@
 // The pages behind a double opt-in confirmation link. Opening the link only shows a button; pressing it (a
 // POST) confirms. Mail scanners and link previewers fetch every link in an email with GET, so a GET that
 // confirmed would confirm subscriptions nobody asked for.
-import validator from 'validator'
 import type { Confirmed, ConfirmationState } from '../../services/contacts.js'
-import { messagePage } from './message-page.js'
+import { buttonForm, messagePage, publicPageShell } from './message-page.js'
 
 export const CONFIRM_OUTCOMES: Record<Exclude<Confirmed | ConfirmationState, 'pending'>, { status: number; title: string; text: string }> = {
   confirmed: { status: 200, title: 'Subscription confirmed', text: 'Thank you: your subscription is confirmed.' },
@@ -20,12 +19,6 @@ export function outcomePage(outcome: keyof typeof CONFIRM_OUTCOMES): string {
 
 /** The page a valid link opens: one button that posts to `action`, the link itself. */
 export function confirmButtonPage(action: string): string {
-  const e = validator.escape
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Confirm your subscription</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222">
-<h1 style="font-size:1.5rem">Confirm your subscription</h1><p>Press the button to confirm that you want these emails.</p>
-<form method="post" action="${e(action)}"><button type="submit" style="font-size:1rem;padding:.5rem 1.5rem">Confirm subscription</button></form>
-</body></html>
-`
+  const bodyHtml = `<p>Press the button to confirm that you want these emails.</p>${buttonForm(action, 'Confirm subscription')}`
+  return publicPageShell({ title: 'Confirm your subscription', bodyHtml })
 }

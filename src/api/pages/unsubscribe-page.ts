@@ -1,6 +1,6 @@
 // The unsubscribe page behind a campaign email's link, in the campaign's language.
 import validator from 'validator'
-import { messagePage } from './message-page.js'
+import { buttonForm, messagePage, publicPageShell } from './message-page.js'
 
 interface Texts {
   title: string
@@ -22,15 +22,8 @@ const TEXTS: Record<string, Texts> = {
 export function unsubscribePage(options: { lang: string; email: string; done: boolean; action: string }): string {
   const t = TEXTS[options.lang] ?? TEXTS.en!
   const e = validator.escape
-  const body = options.done
-    ? `<p>${e(t.done)}</p>`
-    : `<p>${e(t.question(options.email))}</p><form method="post" action="${e(options.action)}"><button type="submit" style="font-size:1rem;padding:.5rem 1.5rem">${e(t.button)}</button></form>`
-  return `<!doctype html>
-<html lang="${e(options.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${e(t.title)}</title></head>
-<body style="font-family:Arial,Helvetica,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222">
-<h1 style="font-size:1.5rem">${e(t.title)}</h1>${body}
-</body></html>
-`
+  const bodyHtml = options.done ? `<p>${e(t.done)}</p>` : `<p>${e(t.question(options.email))}</p>${buttonForm(options.action, t.button)}`
+  return publicPageShell({ title: t.title, bodyHtml, lang: options.lang })
 }
 
 export function notFoundPage(): string {
