@@ -24,7 +24,8 @@ export async function isOurAddress(deps: Deps, address: string): Promise<boolean
   const [local, domain] = [address.slice(0, at).toLowerCase(), address.slice(at + 1).toLowerCase()]
   if (at > 0 && domain === deps.config.bounceDomain.toLowerCase() && FEEDBACK_LOCAL_PARTS.includes(local)) return true
   const keys = await verifyingKeys(deps)
-  return messageIdOfVerp(keys, address) !== undefined || messageIdOfUnsubscribeAddress(keys, address, deps.config.bounceDomain) !== undefined
+  const { bounceDomain } = deps.config
+  return messageIdOfVerp(keys, address, bounceDomain) !== undefined || messageIdOfUnsubscribeAddress(keys, address, bounceDomain) !== undefined
 }
 
 export type MailOutcome = { unsubscribed: number[]; report?: { kind: BounceReport['kind']; messageId?: number; outcome: ReportOutcome } }
@@ -45,13 +46,16 @@ export async function receiveMail(deps: Deps, report: BounceReport | undefined, 
   return { unsubscribed, report: { kind: report.kind, messageId, outcome } }
 }
 
-/** Where a report names our VERP address: the envelope recipient, or the complained-about message's sender. */
+/**
+ * Where a report names our VERP address: the envelope recipient, or the complained-about message's sender (ARF
+ * Original-Mail-From, a returned Return-Path). Those were written with our bounce domain, so only that counts.
+ */
 export async function messageOfReport(deps: Deps, report: BounceReport, envelopeTo: readonly string[]): Promise<number | undefined> {
   const keys = await verifyingKeys(deps)
   const candidates = [...envelopeTo, report.kind === 'arf' ? report.originalMailFrom : undefined, report.returnedHeaders?.['return-path']]
   for (const candidate of candidates) {
     const address = candidate?.replace(/^\s*<|>\s*$/g, '')
-    const id = address ? messageIdOfVerp(keys, address) : undefined
+    const id = address ? messageIdOfVerp(keys, address, deps.config.bounceDomain) : undefined
     if (id !== undefined) return id
   }
   return undefined

@@ -63,10 +63,15 @@ export function verpAddress(key: Buffer, messageId: number, domain: string): str
   return `b-${messageId.toString(36)}-${addressMac(key, VERP_PURPOSE, messageId)}@${domain}`
 }
 
-/** The message id of a VERP address made by verpAddress (any case, any accepted key); undefined for any other address. */
-export function messageIdOfVerp(keys: readonly Buffer[], address: string): number | undefined {
-  const match = /^b-([0-9a-z]{1,11})-([0-9a-f]{16})@/i.exec(address.trim())
-  return match ? signedId(keys, VERP_PURPOSE, match[1]!, match[2]!) : undefined
+/**
+ * The message id of a VERP address made by verpAddress for `domain` (any case, any accepted key); undefined for
+ * any other address. At another domain the address is not one we sent from: the listener refuses it, so a
+ * connection cannot pile up recipients by writing one signed local part at any number of domains.
+ */
+export function messageIdOfVerp(keys: readonly Buffer[], address: string, domain: string): number | undefined {
+  const match = /^b-([0-9a-z]{1,11})-([0-9a-f]{16})@(.+)$/i.exec(address.trim())
+  if (!match || match[3]!.toLowerCase() !== domain.toLowerCase()) return undefined
+  return signedId(keys, VERP_PURPOSE, match[1]!, match[2]!)
 }
 
 /**

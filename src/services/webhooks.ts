@@ -26,7 +26,28 @@ function urlOf(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('invalid', 'Argument url must be an http:// or https:// URL')
   if (url.username || url.password) throw new AppError('invalid', 'Argument url must not hold a user name or password')
+  checkHostName(url.hostname)
   return url.toString()
+}
+
+/** RFC 1035 2.3.4 and RFC 1123 2.1: a name of at most 253 characters as written, in labels of 1 to 63. */
+const MAX_HOST_LENGTH = 253
+const MAX_LABEL_LENGTH = 63
+
+/**
+ * URL takes any run of dots as a host. No such name resolves: dns.lookup fails with EINVAL and a message that
+ * holds the whole host, stored for every attempt and shown in the delivery log (a host of ~2,000 dots made the
+ * log's address scrubbing take seconds per read before it was made linear).
+ */
+function checkHostName(hostname: string): void {
+  // An IPv6 literal ([::1]) has no labels; IPv4 ones are names of four labels of digits.
+  if (hostname.startsWith('[')) return
+  // One trailing dot writes the name fully qualified (example.com.): the root's label, not an empty one.
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname
+  if (name.length > MAX_HOST_LENGTH) throw new AppError('invalid', `Argument url must have a host name of at most ${MAX_HOST_LENGTH} characters`)
+  if (name.split('.').some((label) => label.length === 0 || label.length > MAX_LABEL_LENGTH)) {
+    throw new AppError('invalid', `Argument url must have a host name whose dot-separated parts hold 1 to ${MAX_LABEL_LENGTH} characters`)
+  }
 }
 
 /** `actions` as an array, or a string of one action or several separated by commas. */

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -107,11 +107,48 @@ function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Stor
   // the outage to its caller (a 503, a paused dispatcher), so these need no handling of their own.
   pool.on('error', ignore)
   pool.on('connect', (client) => client.on('error', ignore))
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: notingDatabaseErrors(pool) }) })
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }
 
 function ignore(): void {}
+
+/** Errors raised by the database driver: see fromDatabase. */
+const databaseErrors = new WeakSet<object>()
+
+/**
+ * Notes `err` as raised by the database driver (connecting to PostgreSQL or querying it) and returns it. Only
+ * such errors can mean an outage (isDatabaseUnavailable): a client that drops in the middle of its request
+ * body is an ECONNRESET too, and neither a 503 nor an error in the log.
+ */
+export function fromDatabase<T>(err: T): T {
+  if (typeof err === 'object' && err !== null) databaseErrors.add(err)
+  return err
+}
+
+function rethrowFromDatabase(err: unknown): never {
+  throw fromDatabase(err)
+}
+
+/** `pool` as Kysely uses it, with every error of connecting and querying noted by fromDatabase. */
+function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
+  // One wrapper per pooled client: Kysely keeps its connection objects by client.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  return {
+    async connect() {
+      const client = await pool.connect().catch(rethrowFromDatabase)
+      let wrapper = wrappers.get(client)
+      if (!wrapper) {
+        // Kysely passes a cursor only when the dialect is given one (streaming); this one is not.
+        const query = (text: string, parameters: readonly unknown[]) => client.query(text, [...parameters]).catch(rethrowFromDatabase)
+        wrapper = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
+        wrappers.set(client, wrapper)
+      }
+      return wrapper
+    },
+    end: () => pool.end(),
+  }
+}
 
 /** True when the error is a unique-constraint violation on either database. */
 export function isUniqueViolation(err: unknown): boolean {
@@ -129,16 +166,25 @@ const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when tryin
 
 /**
  * True when the error says PostgreSQL cannot be reached or cannot answer now, not that the query was wrong:
- * the request may succeed later (the API answers 503, the dispatcher pauses). Looks through causes and the
- * errors of an AggregateError (a connection tried on IPv4 and IPv6).
+ * the request may succeed later (the API answers 503, the dispatcher pauses). Only an error the driver raised
+ * (fromDatabase) counts, found as is or as the cause of another; the same socket codes from anything else (an
+ * HTTP client, a webhook receiver) are no outage.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  if (databaseErrors.has(err)) return saysUnavailable(err)
+  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true
+  return isDatabaseUnavailable(err.cause)
+}
+
+/** The outage test of a driver's error: looks through causes and the attempts of an AggregateError (IPv4 and IPv6). */
+function saysUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false
   const code = (err as { code?: unknown }).code
   if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET.has(code))) return true
   if (UNAVAILABLE_MESSAGE.test(err.message)) return true
-  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true
-  return isDatabaseUnavailable(err.cause)
+  if (err instanceof AggregateError && err.errors.some(saysUnavailable)) return true
+  return saysUnavailable(err.cause)
 }
 
 /** PostgreSQL chose this transaction as a deadlock's victim (SQLSTATE 40P01): it was rolled back whole. */

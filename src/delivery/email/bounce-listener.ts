@@ -1,8 +1,8 @@
 // The inbound SMTP listener of the return path (TIDINGS_BOUNCE_PORT): accepts mail only for our own addresses
 // (VERP, the feedback-loop addresses, the mailto: of List-Unsubscribe), reads each as a DSN or ARF report and
 // hands it on. Everything else is refused at RCPT TO, so the listener is no open relay and no mailbox for
-// strangers. It faces the whole internet: it keeps at most MAX_REPORT_BYTES of a message, serves `maxClients`
-// connections at once and closes silent ones.
+// strangers. It faces the whole internet: it keeps at most MAX_REPORT_BYTES of a message and MAX_RECIPIENTS
+// recipients, serves `maxClients` connections at once and closes silent ones.
 import { SMTPServer } from 'smtp-server'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
@@ -33,6 +33,13 @@ export interface BounceListener {
  * returned message; anything longer is read and dropped, then refused with 552.
  */
 const MAX_REPORT_BYTES = 2 * 1024 * 1024
+/**
+ * Recipients of one message. A bounce or complaint comes to one address (its VERP or a feedback address); a
+ * relay may batch a few. 100 is the least RFC 5321 (4.5.3.1.8) lets a server take; the next distinct one is
+ * answered 452 (4.5.3.1.10: the client sends the rest in another transaction), so one connection cannot grow
+ * the envelope without bound.
+ */
+const MAX_RECIPIENTS = 100
 /** On shutdown, the time a connection in the middle of a report gets to finish before it is cut. */
 const CLOSE_TIMEOUT_MS = 10_000
 
@@ -43,6 +50,7 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
     logger: false,
     size: MAX_REPORT_BYTES,
     maxClients: options.maxClients,
+    maxRecipients: MAX_RECIPIENTS,
     socketTimeout: options.socketTimeoutMs,
     closeTimeout: CLOSE_TIMEOUT_MS,
     onRcptTo(address, _session, callback) {

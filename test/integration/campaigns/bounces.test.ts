@@ -17,6 +17,8 @@ import { listenForBounces } from '../../../src/main.js'
 import type { BounceListener } from '../../../src/delivery/email/bounce-listener.js'
 import { arf, dsn } from '../../helpers/reports.js'
 import { smtpDialogue } from '../../helpers/smtp-dialogue.js'
+import { signingKey } from '../../../src/services/signing-key.js'
+import { verpAddress } from '../../../src/services/message-links.js'
 
 const MIB = 1024 * 1024
 
@@ -83,6 +85,26 @@ describe('the bounce listener facing the internet', () => {
     } finally {
       for (const connection of open) connection.close()
       await Promise.all(open.map((c) => c.closed))
+    }
+  })
+
+  it('takes at most 100 distinct recipients for one message and answers the next 452', async () => {
+    const key = await signingKey(t.deps)
+    const smtp = await smtpDialogue(listener.port)
+    try {
+      assert.match(await smtp.answer(), /^220 /)
+      assert.match(await smtp.command('EHLO client.example'), /^250 /m)
+      assert.match(await smtp.command('MAIL FROM:<>'), /^250 /)
+      // Signed VERP addresses of made-up message ids: each one is ours, so only the limit refuses them.
+      for (let id = 1; id <= 100; id++) assert.match(await smtp.command(`RCPT TO:<${verpAddress(key, id, 'bounces.example.org')}>`), /^250 /, `recipient ${id}`)
+      assert.match(await smtp.command(`RCPT TO:<${verpAddress(key, 101, 'bounces.example.org')}>`), /^452 /)
+      assert.match(await smtp.command(`RCPT TO:<${verpAddress(key, 7, 'bounces.example.org')}>`), /^250 /, 'one already given is no new recipient')
+      assert.match(await smtp.command('RSET'), /^250 /)
+      assert.match(await smtp.command('MAIL FROM:<>'), /^250 /)
+      assert.match(await smtp.command(`RCPT TO:<${verpAddress(key, 101, 'bounces.example.org')}>`), /^250 /, 'the next transaction starts afresh')
+      assert.match(await smtp.command('QUIT'), /^221 /)
+    } finally {
+      smtp.close()
     }
   })
 })
@@ -174,6 +196,19 @@ for (const dialect of DIALECTS) {
         await assert.rejects(report(to, arf(returnPathOf(setup.emails[0]!), setup.emails[0]!)), /550/, to)
       }
       assert.match((await report('Postmaster@Bounces.Example.org', 'Subject: hello\r\n\r\nA question for the postmaster.\r\n')).response, /^250 /)
+    })
+
+    it('takes a VERP address only at the bounce domain, as a recipient and in the headers of a report', async () => {
+      const email = setup.emails[1]!
+      const [local] = returnPathOf(email).split('@')
+      for (const domain of ['other.example', 'bounces.example.org.other.example']) {
+        await assert.rejects(report(`${local}@${domain}`, dsn(email, '5.1.1', '550 unknown')), /550/, domain)
+      }
+      // A complaint sent to the feedback address names the message by its sender; at another domain, it names none.
+      const [messageBefore, contactBefore] = [(await message(email)).global_status, (await contact(email)).status]
+      assert.match((await report('fbl@bounces.example.org', arf(`${local}@other.example`, email))).response, /^250 /)
+      assert.equal((await message(email)).global_status, messageBefore)
+      assert.equal((await contact(email)).status, contactBefore)
     })
 
   })

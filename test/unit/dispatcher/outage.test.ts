@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { OutagePacing } from '../../../src/dispatcher/outage.js'
+import { fromDatabase } from '../../../src/storage/db.js'
 
 function logged() {
   const lines: { level: number; msg: string }[] = []
@@ -12,7 +13,8 @@ function logged() {
   return { lines, log: pino({ level: 'info' }, sink) }
 }
 
-const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+// As the pool of openDatabase raises it: noted as the driver's (fromDatabase).
+const refused = fromDatabase(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
 
 describe('OutagePacing', () => {
   it('pauses 1 s after the first failed round, doubling up to 10 s, and warns once', () => {
