@@ -1,12 +1,14 @@
 // The double opt-in confirmation email (API.md 4.1.1): its default wording in each `message_lang`, the signed
 // link that confirms one contact, and queueing one email per contact in the outbox. The link carries when it was
-// issued and works for TIDINGS_LINK_TTL_DAYS; the account is shown the email with the link hidden.
+// issued and works for TIDINGS_LINK_TTL_DAYS; the account is shown the email with the link hidden. An account's
+// own template (`template_id`) gets the link only as the href of its anchors, so that no fetch on delivery leaks it.
 import type { Kysely } from 'kysely'
 import validator from 'validator'
 import { signIssuedToken, verifyIssuedToken } from '../lib/signed-token.js'
 import { textFromHtml } from '../lib/html-text.js'
+import { anchorLink, newLinkPlaceholder } from '../lib/anchored-link.js'
 import type { Render } from '../lib/render.js'
-import { OUTBOX_KIND } from '../storage/repos/outbox.js'
+import { OUTBOX_KIND, type EmailContent } from '../storage/repos/outbox.js'
 import type { Database } from '../storage/tables.js'
 import { HIDDEN, queueServiceEmails, type Mailbox, type ServiceEmail } from './outbox.js'
 import { signingKey, verifyingKeys } from './signing-key.js'
@@ -156,36 +158,46 @@ export interface Confirmations {
 /** The variable a confirmation template puts its link with: `<a href="{{confirmation_link}}">`. */
 const CONFIRMATION_LINK_VARIABLE = 'confirmation_link'
 
+/** One contact's confirmation email: as it is sent, and the copy the account is shown (its outbox). */
+type SentAndShown = EmailContent & { shown: EmailContent }
+
 /**
- * The confirmation email from the account's template: the contact's variables and the link rendered in. A
- * template without the link variable still gets the link, appended in the default wording: a confirmation
- * email must confirm.
+ * The confirmation email from the account's template, the contact's variables rendered in. The link goes only
+ * into anchors whose whole href is `{{confirmation_link}}` (anchored-link.ts): anywhere else (an image, a
+ * style, the text) a mail client could fetch it on delivery and hand it to the account, which could then
+ * confirm an address it does not control; there it reads [hidden]. A template without such an anchor still
+ * gets one, in the default wording: a confirmation email must confirm.
  */
-function fromTemplate(render: Render, content: ConfirmationContent, variables: Record<string, unknown>): { subject: string; html: string; text: string } {
-  const fallback = confirmationEmail(content)
-  let html = render({ ...variables, [CONFIRMATION_LINK_VARIABLE]: content.link })
-  if (!html.includes(content.link)) {
-    const block = `<p><a href="${validator.escape(content.link)}">${WORDING[content.lang].button}</a></p>`
-    html = /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${block}</body>`) : html + block
+function fromTemplate(render: Render, content: ConfirmationContent, variables: Record<string, unknown>): SentAndShown {
+  const placeholder = newLinkPlaceholder()
+  const html = render({ ...variables, [CONFIRMATION_LINK_VARIABLE]: placeholder })
+  const fallback = `<p><a href="${placeholder}">${WORDING[content.lang].button}</a></p>`
+  const anchored = anchorLink(html, placeholder, { elsewhere: HIDDEN, fallback })
+  const { subject } = confirmationEmail(content)
+  const email = (link: string): EmailContent => {
+    const withLink = anchored.withLink(link)
+    return { subject, html: withLink, text: textFromHtml(withLink) }
   }
-  return { subject: fallback.subject, html, text: textFromHtml(html) }
+  return { ...email(content.link), shown: email(HIDDEN) }
+}
+
+/** The default confirmation email, sent and shown: the link in both its anchors and as text (our own HTML). */
+function fromDefault(content: ConfirmationContent): SentAndShown {
+  return { ...confirmationEmail(content), shown: confirmationEmail({ ...content, link: HIDDEN }) }
 }
 
 /**
  * Queues one confirmation email per contact, from the sender; `db` may be the caller's transaction. The copy the
- * account is shown is rendered again with [hidden] for the link: a template can spell the link out in any way
- * (`{{lookup confirmation_link 0}}` is its first character), so it cannot be found and cut out afterwards.
+ * account is shown is the same email with [hidden] for the link.
  */
 export async function queueConfirmations(db: Kysely<Database>, deps: TokenDeps, batch: Confirmations): Promise<void> {
   const key = await signingKey(deps, db)
   const now = deps.now()
   const emails: ServiceEmail[] = batch.contacts.map((contact) => {
     const link = confirmationUrl(deps.config.publicUrl, signIssuedToken(key, PURPOSE, String(contact.id), now))
-    const render = (shownLink: string) => {
-      const content = { lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link: shownLink }
-      return batch.template ? fromTemplate(batch.template, content, contact.variables ?? {}) : confirmationEmail(content)
-    }
-    return { accountId: batch.accountId, kind: OUTBOX_KIND.confirmation, from: batch.sender, to: contact.email, ...render(link), shown: render(HIDDEN) }
+    const content = { lang: batch.lang, bookName: batch.bookName, senderName: batch.sender.name, link }
+    const email = batch.template ? fromTemplate(batch.template, content, contact.variables ?? {}) : fromDefault(content)
+    return { accountId: batch.accountId, kind: OUTBOX_KIND.confirmation, from: batch.sender, to: contact.email, ...email }
   })
   await queueServiceEmails(db, emails, now)
 }

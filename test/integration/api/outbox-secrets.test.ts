@@ -89,8 +89,11 @@ for (const dialect of DIALECTS) {
       }
       const spelled = emails.find((e) => e.to === 'spelled@example.com')!
       assert.match(spelled.html, /<p>Hi Reader!<\/p><a href="\[hidden\]">Yes<\/a>/, 'the rest of the email is shown as sent')
-      const mac = /\/confirm\/[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)/.exec((await stored('confirmation', 'spelled@example.com')).text)![1]!
-      assert.ok((await stored('confirmation', 'spelled@example.com')).html.replace(/\s+/g, '').includes(mac), 'the email that goes out spells it')
+      const sent = await stored('confirmation', 'spelled@example.com')
+      const mac = /\/confirm\/[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)/.exec(sent.text)![1]!
+      const spelledOut = /<a href="[^"]+">Yes<\/a><p>([^<]*)<\/p>/.exec(sent.html)?.[1]?.replace(/\s+/g, '')
+      assert.match(spelledOut ?? '', /^https:\/\/link\.invalid\/[0-9a-f]{32}$/, `the template only ever held a stand-in for the link: ${sent.html}`)
+      assert.equal(sent.html.split(mac).length, 2, 'the signature is in the email that goes out once: in the anchor')
       assert.ok(!(spelled.html + spelled.text).replace(/\s+/g, '').includes(mac), 'the spelled-out signature is not shown')
     })
 
