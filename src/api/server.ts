@@ -6,7 +6,7 @@ import fastJson from 'fast-json-stringify'
 import type { Deps } from '../services/types.js'
 import { escapeNonAscii, stringifyAscii } from '../lib/ascii-json.js'
 import { fastifyTrustProxy } from '../lib/trust-proxy.js'
-import { registerBodyParsers } from './conventions/body-parsers.js'
+import { acceptLargeBodies, publicBodyLimit, registerBodyParsers } from './conventions/body-parsers.js'
 import { parseQueryString } from './conventions/query.js'
 import { registerInputNormalization } from './conventions/input.js'
 import { validationError } from './conventions/validation-messages.js'
@@ -35,7 +35,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     // Behind a reverse proxy the client is the proxy; its X-Forwarded-For names the real one.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
-    bodyLimit: deps.config.bodyLimitBytes,
+    // Only the routes behind the bearer check read TIDINGS_BODY_LIMIT (acceptLargeBodies below).
+    bodyLimit: publicBodyLimit(deps.config.bodyLimitBytes),
     routerOptions: {
       // `//sms/campaigns/info/1` and `/balance/` reach their routes (COMPAT.md 5).
       ignoreTrailingSlash: true,
@@ -53,7 +54,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   // The npm SDK sends GET parameters only as a JSON body (COMPAT.md 2): parse GET bodies too.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true })
-  registerBodyParsers(app, deps.config.bodyLimitBytes)
+  registerBodyParsers(app)
   app.setSerializerCompiler(({ schema }) => {
     const stringify = fastJson(schema as Parameters<typeof fastJson>[0])
     return (data) => escapeNonAscii(stringify(data))
@@ -74,6 +75,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(trackingRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
+    acceptLargeBodies(api, deps.config.bodyLimitBytes)
     await api.register(addressbookRoutes(deps))
     await api.register(contactRoutes(deps))
     await api.register(emailRoutes(deps))

@@ -60,16 +60,18 @@ function readTrustProxy(value: unknown): unknown {
 /** HMAC-SHA256 keys shorter than its 32-byte output weaken it (RFC 2104 §3); a guessable short one lets anyone forge links. */
 const MIN_SECRET_KEY_BYTES = 32
 
-/** A configured signing key that is too short is refused at start, not found out when links are forged. */
+/**
+ * A configured signing key that is too short is refused at start, not found out when links are forged. The old key
+ * (TIDINGS_SECRET_KEY_OLD) is not checked: it only verifies during a rotation, and refusing a short one would leave
+ * an install that has a short key no way to rotate away from it without breaking the links already sent.
+ */
 function checkSecretKeys(config: Config): void {
-  for (const key of ['secretKey', 'secretKeyOld'] as const) {
-    const bytes = Buffer.byteLength(config[key], 'utf8')
-    if (bytes > 0 && bytes < MIN_SECRET_KEY_BYTES) {
-      throw new Error(
-        `invalid configuration:\n  ${key} (${SETTINGS[key].env}): must be at least ${MIN_SECRET_KEY_BYTES} bytes, is ${bytes}; ` +
-          'make one with `openssl rand -base64 32`, or leave TIDINGS_SECRET_KEY empty to have one generated',
-      )
-    }
+  const bytes = Buffer.byteLength(config.secretKey, 'utf8')
+  if (bytes > 0 && bytes < MIN_SECRET_KEY_BYTES) {
+    throw new Error(
+      `invalid configuration:\n  secretKey (${SETTINGS.secretKey.env}): must be at least ${MIN_SECRET_KEY_BYTES} bytes, is ${bytes}; ` +
+        'make one with `openssl rand -base64 32`, or leave TIDINGS_SECRET_KEY empty to have one generated',
+    )
   }
 }
 

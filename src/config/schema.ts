@@ -90,7 +90,11 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     description: 'From of the emails the service sends itself (sender activation codes), `Name <address>` or an address',
   },
   logLevel: { env: 'LOG_LEVEL', default: () => 'info', description: 'pino log level' },
-  bodyLimitBytes: { env: 'TIDINGS_BODY_LIMIT', default: () => 8 * 1024 * 1024, description: 'Largest accepted request body in bytes (larger: 413)' },
+  bodyLimitBytes: {
+    env: 'TIDINGS_BODY_LIMIT',
+    default: () => 8 * 1024 * 1024,
+    description: 'Largest request body in bytes an API call with a token may send (larger: 413); calls without one (token call, links in emails) may send 16 KB',
+  },
   tokenTtlSeconds: { env: 'TIDINGS_TOKEN_TTL', default: () => 3600, description: 'Lifetime of OAuth access tokens in seconds (600 to 86400)' },
   loginMaxFailures: { env: 'TIDINGS_LOGIN_MAX_FAILURES', default: () => 10, description: 'Failed token calls allowed per client_id and IP in a window' },
   loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
@@ -175,7 +179,9 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   secretKeyOld: {
     env: 'TIDINGS_SECRET_KEY_OLD',
     default: () => '',
-    description: 'The previous TIDINGS_SECRET_KEY while rotating: links it signed still work, new ones are signed with the new key',
+    description:
+      'The previous TIDINGS_SECRET_KEY while rotating: links it signed still work, new ones are signed with the new key; ' +
+      '`generated` keeps the key generated in the database verifying after TIDINGS_SECRET_KEY is first set (without it, that key no longer verifies)',
     secret: 'value',
   },
   linkTtlDays: {

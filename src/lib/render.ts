@@ -8,9 +8,10 @@ export type Render = (variables: Record<string, unknown>) => string
 /** A separate environment: no helper or partial registered elsewhere leaks into customer templates. */
 const handlebars = Handlebars.create()
 // The built-in `{{log "…"}}` writes its arguments to the service's stdout (console.info): a customer's
-// template must not. Without it, such a template is refused when saved ("Missing helper"). The other
+// template must not. It is replaced, not removed: templates stored with `{{log}}` must still render (without
+// it every message of theirs would end "not sent"), so it renders nothing and writes nothing. The other
 // built-ins (if, unless, each, with, lookup) write nothing and read through the same property checks.
-handlebars.unregisterHelper('log')
+handlebars.registerHelper('log', () => '')
 
 /**
  * Own properties only (Handlebars ≥ 4.6 defaults): `{{constructor}}`, `{{lookup this "__proto__"}}` render
@@ -25,8 +26,6 @@ export function compileTemplate(source: string, options: { escape?: boolean } = 
       strict: false,
       preventIndent: true,
       noEscape: options.escape === false,
-      // Otherwise the compiler calls `log` as a built-in it takes for granted, and fails with a TypeError.
-      knownHelpers: { log: false },
     })
     // Compiling is lazy in Handlebars: run it once so a syntax error shows here.
     template({}, RUNTIME_OPTIONS)

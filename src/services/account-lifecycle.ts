@@ -10,12 +10,19 @@ import { cancelUnfinishedOf } from './campaigns.js'
 import type { Deps } from './types.js'
 
 /**
+ * What disabling or deleting found: `ended`, or `already_deleted` when the account was deleted before and only its
+ * campaigns that may still send were canceled (again).
+ */
+export type AccountEnding = 'ended' | 'already_deleted'
+
+/**
  * Refuses the account's token calls, tokens and API keys until `enableAccount`, and stops its sending: its
  * campaigns that may still send are canceled and paid back (an operator disables an account to stop it).
  */
-export async function disableAccount(deps: Deps, accountId: number): Promise<void> {
-  await revoke(deps, accountId, (tx, now) => accountsRepo.disableAccount(tx, accountId, now))
+export async function disableAccount(deps: Deps, accountId: number): Promise<AccountEnding> {
+  const ending = await endAccess(deps, accountId, (tx, now) => accountsRepo.disableAccount(tx, accountId, now))
   await cancelUnfinishedOf(deps, accountId)
+  return ending
 }
 
 /** Lets a disabled account get tokens again; its API keys work again too (revoke them one by one if leaked). */
@@ -42,13 +49,31 @@ export async function revokeTokens(deps: Deps, accountId: number): Promise<numbe
  * Disables the account for good and revokes its API keys. Its data (lists, campaigns, messages, ledger) stays:
  * about twenty tables refer to an account without cascading deletes, and sent messages are its accounting.
  */
-export async function deleteAccount(deps: Deps, accountId: number): Promise<void> {
-  await revoke(deps, accountId, async (tx, now) => {
+export async function deleteAccount(deps: Deps, accountId: number): Promise<AccountEnding> {
+  const ending = await endAccess(deps, accountId, async (tx, now) => {
     if (!(await accountsRepo.markAccountDeleted(tx, accountId, now))) return false
     await credentialsRepo.revokeApiKeysOf(tx, accountId, now)
     return true
   })
   await cancelUnfinishedOf(deps, accountId)
+  return ending
+}
+
+/**
+ * `revoke`, except that an account already deleted is no error: the cancel of its campaigns runs after the
+ * revoking transaction commits, and when it failed there (database gone, deadlock retries spent) running the
+ * command again must still cancel them rather than answer not found while they keep sending.
+ */
+async function endAccess(deps: Deps, accountId: number, change: Parameters<typeof revoke>[2]): Promise<AccountEnding> {
+  try {
+    await revoke(deps, accountId, change)
+    return 'ended'
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'not_found') throw err
+    const account = await accountsRepo.findAccountById(deps.db, accountId)
+    if (!account || account.deletedAt === null) throw err
+    return 'already_deleted'
+  }
 }
 
 /** Runs `change` (false: no such account) with the account's tokens deleted and one revocation counted. */

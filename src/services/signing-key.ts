@@ -1,13 +1,13 @@
 // The keys that sign links in emails and hash one-time codes. New tokens are signed with TIDINGS_SECRET_KEY
 // when set, otherwise with a random key generated once per database and kept in `settings`. Tokens verify with
-// that key, with TIDINGS_SECRET_KEY_OLD (rotation), and with the generated key when one exists.
+// the signing key and with TIDINGS_SECRET_KEY_OLD (rotation).
 //
 // Why the generated key lives in the database and not in a file of the data directory: with PostgreSQL any
 // number of `serve` and `worker` processes, on any number of hosts, must sign alike, and the database is the
 // one thing they share (a file per host would give each its own key, and a link sent by a worker would not
 // verify on the API process that receives the click). With SQLite the database file is in the data directory
-// anyway. The generated key keeps verifying after a key is configured, so moving to TIDINGS_SECRET_KEY does
-// not break the unsubscribe links of emails already delivered.
+// anyway. Once a key is configured the generated one verifies only with TIDINGS_SECRET_KEY_OLD=generated: it
+// sits in every database backup, and a key that kept verifying on its own could never be retired after a leak.
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import * as settingsRepo from '../storage/repos/settings.js'
@@ -32,13 +32,22 @@ export async function signingKey(deps: KeyDeps, db: Kysely<Database> = deps.db):
   return deps.config.secretKey ? Buffer.from(deps.config.secretKey, 'utf8') : generatedKey(deps, db)
 }
 
+/** The TIDINGS_SECRET_KEY_OLD value that names the generated key rather than spelling a key. */
+const OLD_KEY_IS_GENERATED = 'generated'
+
 /** Every key a token may have been signed with, the signing key first. */
 export async function verifyingKeys(deps: KeyDeps): Promise<Buffer[]> {
   const { secretKey, secretKeyOld } = deps.config
-  const old = secretKeyOld ? [Buffer.from(secretKeyOld, 'utf8')] : []
-  if (!secretKey) return [await generatedKey(deps, deps.db), ...old]
+  const oldIsGenerated = secretKeyOld === OLD_KEY_IS_GENERATED
+  if (!secretKey) {
+    const old = secretKeyOld && !oldIsGenerated ? [Buffer.from(secretKeyOld, 'utf8')] : []
+    return [await generatedKey(deps, deps.db), ...old]
+  }
+  const configured = Buffer.from(secretKey, 'utf8')
+  if (!secretKeyOld) return [configured]
+  if (!oldIsGenerated) return [configured, Buffer.from(secretKeyOld, 'utf8')]
   const kept = await storedKey(deps.db)
-  return [Buffer.from(secretKey, 'utf8'), ...old, ...(kept ? [kept] : [])]
+  return kept ? [configured, kept] : [configured]
 }
 
 function generatedKey(deps: KeyDeps, db: Kysely<Database>): Promise<Buffer> {

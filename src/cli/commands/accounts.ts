@@ -83,8 +83,7 @@ function registerLifecycleCommands(group: Command): void {
     .argument('<id>', 'account id')
     .action((id: string, _options: unknown, command: Command) =>
       withDeps(command, async (deps) => {
-        await lifecycle.disableAccount(deps, parseId(id))
-        printJson({ id: parseId(id), status: 'disabled' })
+        printJson(endingReport(parseId(id), 'disabled', await lifecycle.disableAccount(deps, parseId(id))))
       }),
     )
 
@@ -123,8 +122,13 @@ function registerLifecycleCommands(group: Command): void {
     .action((id: string, options: { yes?: boolean }, command: Command) => {
       if (!options.yes) throw new Error('delete cannot be undone: add --yes')
       return withDeps(command, async (deps) => {
-        await lifecycle.deleteAccount(deps, parseId(id))
-        printJson({ id: parseId(id), status: 'deleted' })
+        printJson(endingReport(parseId(id), 'deleted', await lifecycle.deleteAccount(deps, parseId(id))))
       })
     })
+}
+
+/** An account deleted before says so: running disable or delete again only canceled its campaigns still open. */
+function endingReport(id: number, status: 'disabled' | 'deleted', ending: lifecycle.AccountEnding) {
+  if (ending === 'ended') return { id, status }
+  return { id, status: 'deleted', note: 'was already deleted; its campaigns that could still send are canceled' }
 }

@@ -71,6 +71,31 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    it('refuses a token call whose body passes 16 KB, even with the right credentials, with 401 invalid_client', async () => {
+      // 100 KB of PHP brackets (4,000 parameters, under the 5,000 a form may hold), after the right credentials.
+      const padding = Array.from({ length: 4_000 }, (_, i) => `p${i}[a][b][c]=${'x'.repeat(12)}`).join('&')
+      const form = `client_id=${creds.client_id}&client_secret=${encodeURIComponent(creds.client_secret)}&${padding}`
+      assert.ok(form.length > 100_000)
+      const res = await tokenCall(form, 'application/x-www-form-urlencoded', '10.0.3.1')
+      assert.equal(res.statusCode, 401, res.body)
+      assert.deepEqual(res.json(), INVALID_CLIENT, 'the token call answers only a token or invalid_client (COMPAT.md)')
+      const small = await tokenCall(form.slice(0, 15_000).replace(/&[^&]*$/, ''), 'application/x-www-form-urlencoded', '10.0.3.1')
+      assert.equal(small.statusCode, 200, 'a body under 16 KB is read')
+    })
+
+    it('refuses a client_id or client_secret of more than 256 characters without a secret check', async () => {
+      scryptGauge.resetPeak()
+      for (const payload of [
+        { client_id: creds.client_id, client_secret: 's'.repeat(257) },
+        { client_id: `${creds.client_id}${'i'.repeat(257)}`, client_secret: creds.client_secret },
+      ]) {
+        const res = await tokenCall(payload, 'application/json', '10.0.4.1')
+        assert.equal(res.statusCode, 401)
+        assert.deepEqual(res.json(), INVALID_CLIENT)
+      }
+      assert.equal(scryptGauge.peak, 0, 'no scrypt check ran')
+    })
+
     it('answers 401 without invalid_client for unknown, malformed, Python b\'…\' and missing bearer tokens', async () => {
       const good = (await tokenCall({ client_id: creds.client_id, client_secret: creds.client_secret })).json<{ access_token: string }>().access_token
       for (const header of ['Bearer nonsense', `Bearer b'${good}'`, 'Basic abc', '', `Bearer ${good} extra`]) {

@@ -8,6 +8,7 @@ import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '.
 import { captureChannel } from '../../../src/delivery/email/capture.js'
 import * as lifecycle from '../../../src/services/account-lifecycle.js'
 import * as campaignsRepo from '../../../src/storage/repos/campaigns.js'
+import * as accountsRepo from '../../../src/storage/repos/accounts.js'
 import { getBalance } from '../../../src/services/balance.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
 
@@ -49,6 +50,27 @@ for (const dialect of DIALECTS) {
         assert.equal(await d.drain(), 0, 'nothing of the account is sent')
         assert.equal((await getBalance(t.deps, setup.account.id)).micros, before, 'what was not sent is given back')
       })
+
+      it(`${end} of an account already deleted still cancels its campaigns (a delete whose cancel failed is run again)`, async () => {
+        const setup = await campaignSetup(t, 2)
+        const before = (await getBalance(t.deps, setup.account.id)).micros
+        const scheduled = await create(setup, { send_date: toWireDate(t.clock.now + HOUR) })
+        // What a delete leaves when the cancel fails after its revoking transaction committed.
+        assert.ok(await accountsRepo.markAccountDeleted(t.deps.db, setup.account.id, t.clock.now))
+
+        assert.equal(await lifecycle[end](t.deps, setup.account.id), 'already_deleted')
+        assert.equal(await statusOf(scheduled), campaignsRepo.CAMPAIGN_STATUS.canceled)
+        assert.equal((await getBalance(t.deps, setup.account.id)).micros, before, 'what was not sent is given back')
+        assert.equal(await lifecycle[end](t.deps, setup.account.id), 'already_deleted', 'and again: nothing left to cancel')
+        await assert.rejects(lifecycle[end](t.deps, 999_999), /account 999999 not found/)
+      })
     }
+
+    it('deleteAccount answers ended the first time and already_deleted after', async () => {
+      const account = await t.account()
+      assert.equal(await lifecycle.deleteAccount(t.deps, account.id), 'ended')
+      assert.equal(await lifecycle.deleteAccount(t.deps, account.id), 'already_deleted')
+      assert.equal(await lifecycle.disableAccount(t.deps, (await t.account()).id), 'ended')
+    })
   })
 }

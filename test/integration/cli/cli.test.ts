@@ -84,6 +84,11 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(JSON.parse(await tidings('accounts', 'enable', String(disabled.id))), { id: disabled.id, status: 'active' })
         assert.equal(await listWith(await tokenOf(disabled.client_id, disabled.client_secret)), 200)
         await assert.rejects(tidings('accounts', 'enable', String(deleted.id)), new RegExp(`account ${deleted.id} not found`))
+        assert.deepEqual(
+          JSON.parse(await tidings('accounts', 'delete', String(deleted.id), '--yes')),
+          { id: deleted.id, status: 'deleted', note: 'was already deleted; its campaigns that could still send are canceled' },
+          'deleting again answers, and cancels what a failed first run left',
+        )
       } finally {
         await server.close()
       }

@@ -117,9 +117,21 @@ for (const dialect of DIALECTS) {
       assert.equal(await readConfirmationToken(withKeys(NEW_KEY), before), undefined, 'once the old key is dropped its links stop working')
     })
 
-    it('keeps verifying links signed with the generated key after a key is configured', async () => {
+    it('refuses links signed with the generated key once a key is configured, unless TIDINGS_SECRET_KEY_OLD=generated', async () => {
       const generated = tokenOf(await confirmationLink(t.deps, 13))
-      assert.deepEqual(await readConfirmationToken(withKeys(NEW_KEY), generated), { contactId: 13, expired: false })
+      assert.equal(await readConfirmationToken(withKeys(NEW_KEY), generated), undefined, 'a leaked generated key is retired')
+      assert.deepEqual(await readConfirmationToken(withKeys(NEW_KEY, 'generated'), generated), { contactId: 13, expired: false })
+      const signedNew = tokenOf(await confirmationLink(withKeys(NEW_KEY, 'generated'), 14))
+      assert.deepEqual(await readConfirmationToken(withKeys(NEW_KEY), signedNew), { contactId: 14, expired: false }, 'new links: the new key')
+      assert.equal(await readConfirmationToken(withKeys(NEW_KEY, OLD_KEY), generated), undefined, 'a real old key does not bring it back')
+    })
+
+    it('reads TIDINGS_SECRET_KEY_OLD=generated as the stored key, not as a key spelled "generated"', async () => {
+      const spelled = tokenOf(await confirmationLink(withKeys('generated'), 15))
+      assert.equal(await readConfirmationToken(withKeys(NEW_KEY, 'generated'), spelled), undefined)
+      assert.equal(await readConfirmationToken(withKeys('', 'generated'), spelled), undefined, 'nor without a configured key')
+      const generated = tokenOf(await confirmationLink(withKeys('', 'generated'), 16))
+      assert.deepEqual(await readConfirmationToken(t.deps, generated), { contactId: 16, expired: false }, 'the generated key still signs')
     })
 
     it('accepts an activation code hashed with the old key after the rotation', async () => {

@@ -63,11 +63,20 @@ describe('loadConfig', () => {
     })
   })
 
-  it('refuses a secret key or an old key shorter than 32 bytes, naming the variable', () => {
+  it('refuses a secret key shorter than 32 bytes, naming the variable', () => {
     assert.throws(() => loadConfig({ env: { TIDINGS_SECRET_KEY: 'short:secret' } }), /secretKey \(TIDINGS_SECRET_KEY\): must be at least 32 bytes, is 12/)
-    assert.throws(() => loadConfig({ env: { TIDINGS_SECRET_KEY_OLD: 'x'.repeat(31) } }), /secretKeyOld \(TIDINGS_SECRET_KEY_OLD\): must be at least 32 bytes, is 31/)
+    assert.throws(
+      () => loadConfig({ env: { TIDINGS_SECRET_KEY: 'x'.repeat(31), TIDINGS_SECRET_KEY_OLD: 'y'.repeat(40) } }),
+      /secretKey \(TIDINGS_SECRET_KEY\): must be at least 32 bytes, is 31/,
+    )
     assert.equal(loadConfig({ env: { TIDINGS_SECRET_KEY: 'x'.repeat(32) } }).secretKey, 'x'.repeat(32))
     assert.equal(loadConfig({ env: {} }).secretKey, '', 'none set: one is generated')
+  })
+
+  it('accepts a short old key, so an install with a short key can rotate away from it', () => {
+    const config = loadConfig({ env: { TIDINGS_SECRET_KEY: 'n'.repeat(32), TIDINGS_SECRET_KEY_OLD: 'short:secret' } })
+    assert.deepEqual([config.secretKey, config.secretKeyOld], ['n'.repeat(32), 'short:secret'])
+    assert.equal(loadConfig({ env: { TIDINGS_SECRET_KEY: 'n'.repeat(32), TIDINGS_SECRET_KEY_OLD: 'generated' } }).secretKeyOld, 'generated')
   })
 
   it('reads the link lifetime and the content origin', () => {
