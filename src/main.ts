@@ -28,7 +28,7 @@ export function createLogger(config: Config): Logger {
 
 export function openDeps(config: Config, log: Logger): { deps: Deps; storage: Storage } {
   const storage = openDatabase(config.databaseUrl, { connectSeconds: config.dbConnectTimeoutSeconds, statementSeconds: config.dbStatementTimeoutSeconds })
-  return { deps: { config, db: storage.db, dialect: storage.dialect, now: Date.now, log }, storage }
+  return { deps: { config, db: storage.db, now: Date.now, log }, storage }
 }
 
 export interface RunningServer {

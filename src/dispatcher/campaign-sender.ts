@@ -90,7 +90,7 @@ export class CampaignSender {
   async sendDue(): Promise<number> {
     const now = this.deps.now()
     const token = randomUUID()
-    const claimed = await messagesRepo.claimDue(this.deps.db, { dialect: this.deps.dialect, now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
+    const claimed = await messagesRepo.claimDue(this.deps.db, { now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
     if (claimed.length === 0) return 0
     const lease: messagesRepo.MessageLease = { token, ids: claimed.map((m) => m.id) }
     const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))

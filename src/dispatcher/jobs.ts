@@ -67,7 +67,6 @@ export class JobRunner {
   /** Claims the due jobs and runs them one by one; returns how many ran. */
   async runDue(): Promise<number> {
     const jobs = await jobsRepo.claimDueJobs(this.deps.db, {
-      dialect: this.deps.dialect,
       now: this.deps.now(),
       limit: this.batchSize,
       leaseMs: this.leaseMs,

@@ -45,7 +45,7 @@ export class OutboxSender {
 
   /** Claims the due emails, sends them and records the results; returns how many were tried. */
   async sendDue(): Promise<number> {
-    const claimed = await outboxRepo.claimDueEmails(this.deps.db, { dialect: this.deps.dialect, now: this.deps.now(), limit: this.batchSize, leaseMs: this.leaseMs })
+    const claimed = await outboxRepo.claimDueEmails(this.deps.db, { now: this.deps.now(), limit: this.batchSize, leaseMs: this.leaseMs })
     if (claimed.length === 0) return 0
     // The relay may take longer than the lease (lease-keeper.ts): renewed, it keeps a second sender from sending again.
     const renew = () => outboxRepo.renewEmailLeases(this.deps.db, claimed, this.deps.now() + this.leaseMs)

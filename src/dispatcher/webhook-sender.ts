@@ -66,7 +66,6 @@ export class WebhookSender {
   async poll(): Promise<number> {
     await this.pruneHourly()
     const claimed = await queue.claimEndpoints(this.deps.db, {
-      dialect: this.deps.dialect,
       now: this.deps.now(),
       limit: this.concurrency - this.inFlight.size,
       leaseMs: this.leaseMs,

@@ -3,7 +3,6 @@
 import * as contactsRepo from '../storage/repos/contacts.js'
 import { upsertContacts } from '../storage/repos/contact-upserts.js'
 import { recordContactEvents } from './events.js'
-import { sqliteHandleOf } from '../storage/db.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { normalizePhone } from '../lib/phone-number.js'
@@ -88,18 +87,14 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
-    const stored = await upsertContacts(
-      tx,
-      {
-        accountId,
-        bookId,
-        status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
-        source: options.source,
-        now,
-        contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
-      },
-      sqliteHandleOf(deps.db),
-    )
+    const stored = await upsertContacts(tx, {
+      accountId,
+      bookId,
+      status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
+      source: options.source,
+      now,
+      contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
+    })
     if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
     const variablesOfNew = new Map(accepted.map((c) => [c.email, c.variables]))
     const added = stored.filter((s) => s.inserted).map((s) => ({ email: s.email, bookId, variables: variablesOfNew.get(s.email) }))

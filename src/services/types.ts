@@ -13,13 +13,11 @@
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import type { Config } from '../config/schema.js'
-import type { Dialect } from '../storage/db.js'
 import type { Database } from '../storage/tables.js'
 
 export interface Deps {
   config: Readonly<Config>
   db: Kysely<Database>
-  dialect: Dialect
   /** Current time in epoch milliseconds; injected so tests can move time. */
   now: () => number
   log: Logger

@@ -3,8 +3,9 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
+import { adapterOf } from './dialect.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -41,19 +42,20 @@ function openSqlite(path: string): Storage {
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('cache_size = -65536')
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
-  sqliteHandles.set(db, sqlite)
+  sqliteHandles.set(adapterOf(db), sqlite)
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 
-const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
+// Keyed by adapter, which a database shares with its transactions (storage/dialect.ts).
+const sqliteHandles = new WeakMap<DialectAdapter, SQLite.Database>()
 
 /**
- * The better-sqlite3 handle behind a SQLite database opened here. SQLite has one connection, so statements run
- * on it while a Kysely transaction of `db` is open belong to that transaction: bulk writes use it to skip
- * building a query per row (repos/contacts.ts).
+ * The better-sqlite3 handle behind a SQLite database opened here, or one of its transactions. SQLite has one
+ * connection, so statements run on it while a Kysely transaction of `db` is open belong to that transaction:
+ * bulk writes use it to skip building a query per row (repos/contact-upserts.ts). Only storage uses it.
  */
 export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | undefined {
-  return sqliteHandles.get(db)
+  return sqliteHandles.get(adapterOf(db))
 }
 
 /**

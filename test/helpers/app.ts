@@ -25,7 +25,7 @@ export async function startTestApp(dialect: Dialect, overrides: Partial<Config> 
   const database = await createTestDatabase(dialect)
   const config = loadConfig({ env: {}, overrides: { databaseUrl: database.url, logLevel: 'silent', ...overrides } })
   const clock = { now: Date.now(), advance: (ms: number) => void (clock.now += ms) }
-  const deps: Deps = { config, db: database.storage.db, dialect, now: () => clock.now, log: pino({ level: 'silent' }) }
+  const deps: Deps = { config, db: database.storage.db, now: () => clock.now, log: pino({ level: 'silent' }) }
   const app = await buildServer(deps)
   await app.ready()
   return {

@@ -1,9 +1,6 @@
 // Column helpers that hide the one dialect difference migrations have: how an auto-increment id is declared.
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely'
-
-export function isPostgres(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-}
+import type { CreateTableBuilder, Kysely } from 'kysely'
+import { isPostgres } from '../dialect.js'
 
 /** A surrogate key: bigint identity on PostgreSQL, INTEGER PRIMARY KEY AUTOINCREMENT on SQLite (never reused). */
 export function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {

@@ -2,7 +2,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { AccountsTable, Database } from '../tables.js'
 import { BOOK_STATUS } from './address-books.js'
-import { isPostgres } from '../migrations/helpers.js'
+import { isPostgres } from '../dialect.js'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -63,7 +63,7 @@ export async function listAccounts(db: Db): Promise<AccountRow[]> {
 
 /** Holds the account's row lock until the transaction ends (PostgreSQL; SQLite has one writer). */
 export async function lockAccount(db: Db, id: number): Promise<void> {
-  if (isPostgres(db as Kysely<unknown>)) await db.selectFrom('accounts').select('id').where('id', '=', id).forUpdate().execute()
+  if (isPostgres(db)) await db.selectFrom('accounts').select('id').where('id', '=', id).forUpdate().execute()
 }
 
 export async function setAmpAllowed(db: Db, id: number, allowed: boolean, now: number): Promise<boolean> {

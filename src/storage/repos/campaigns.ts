@@ -1,6 +1,6 @@
 // Email campaigns: the record, its lists and the status changes of its lifecycle (API.md 3.3).
 import type { Kysely, Selectable } from 'kysely'
-import { isPostgres } from '../migrations/helpers.js'
+import { isPostgres } from '../dialect.js'
 import type { CampaignsTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'
 
@@ -200,7 +200,7 @@ export async function moveStatus(db: Kysely<Database>, change: StatusChange): Pr
  * that each finish part of a campaign then decide its end one after the other, each seeing the other's work.
  */
 export async function lockCampaign(db: Kysely<Database>, id: number): Promise<void> {
-  if (isPostgres(db as Kysely<unknown>)) await db.selectFrom('campaigns').select('id').where('id', '=', id).forUpdate().execute()
+  if (isPostgres(db)) await db.selectFrom('campaigns').select('id').where('id', '=', id).forUpdate().execute()
 }
 
 export async function setChargedMicros(db: Kysely<Database>, id: number, chargedMicros: number, now: number): Promise<void> {

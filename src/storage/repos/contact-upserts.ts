@@ -2,8 +2,9 @@
 // dialect-specific fast path, keeping contact_counts in the same transaction.
 import { sql, type Kysely } from 'kysely'
 import type SQLite from 'better-sqlite3'
+import { sqliteHandleOf } from '../db.js'
 import type { Database } from '../tables.js'
-import { isPostgres } from '../migrations/helpers.js'
+import { isPostgres } from '../dialect.js'
 import { applyCountChanges, type CountChange } from './contact-counts.js'
 import { LOOKUP_CHUNK, forChange, inTransaction } from './contacts.js'
 
@@ -31,15 +32,13 @@ const SQLITE_CHUNK = 1000
 export async function upsertContacts(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
-  /** On SQLite: the handle behind `db` (storage/db.ts sqliteHandleOf), for the fast insert path. */
-  sqlite?: SQLite.Database,
 ): Promise<UpsertResult[]> {
   if (batch.contacts.length === 0) return []
   return inTransaction(db, async (tx) => {
     // Contacts already in the list that get their first phone move to the with-phone count.
     const phoned = batch.contacts.filter((c) => c.phone !== null).map((c) => c.email)
     const gainingPhone = await lockPhoneless(tx, batch.bookId, phoned)
-    const results = isPostgres(tx as Kysely<unknown>) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch, sqlite)
+    const results = isPostgres(tx) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch, sqliteHandleOf(tx))
     const phoneOf = new Map(batch.contacts.map((c) => [c.email, c.phone]))
     const changes: CountChange[] = results
       .filter((r) => r.inserted)

@@ -3,7 +3,7 @@
 // in one transaction.
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely'
 import type { ContactsTable, Database } from '../tables.js'
-import { isPostgres } from '../migrations/helpers.js'
+import { isPostgres } from '../dialect.js'
 import type { Page } from '../../services/types.js'
 import { applyCountChanges, type CountChange } from './contact-counts.js'
 
@@ -42,7 +42,7 @@ export function inTransaction<T>(db: Kysely<Database>, work: (tx: Kysely<Databas
 
 /** Rows about to change, with what they are counted under; locked on PostgreSQL until the transaction ends. */
 export function forChange<Q extends { forUpdate(): Q }>(db: Kysely<Database>, query: Q): Q {
-  return isPostgres(db as Kysely<unknown>) ? query.forUpdate() : query
+  return isPostgres(db) ? query.forUpdate() : query
 }
 
 /** The count changes of rows leaving their (list, status, phone) group: -1 each, or +1 when `sign` is 1. */
@@ -91,7 +91,7 @@ export async function findContactsByVariable(
   search: { bookId: number; name: string; value: string },
   page: Page,
 ): Promise<ContactRow[]> {
-  const field = isPostgres(db as Kysely<unknown>)
+  const field = isPostgres(db)
     ? sql<string>`(variables::jsonb ->> ${search.name})`
     : sql<string>`cast(json_extract(variables, ${jsonPath(search.name)}) as text)`
   const rows = await db
@@ -264,7 +264,7 @@ export async function deleteFromAccount(db: Kysely<Database>, accountId: number,
 
 /** Updates the query planner's statistics of contacts after a bulk load (PostgreSQL; SQLite plans without). */
 export async function refreshContactStatistics(db: Kysely<Database>): Promise<void> {
-  if (isPostgres(db as Kysely<unknown>)) await sql`analyze contacts`.execute(db)
+  if (isPostgres(db)) await sql`analyze contacts`.execute(db)
 }
 
 /** Declares variables a list does not have yet (a concurrent declaration of the same name wins). */

@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, JobsTable } from '../tables.js'
-import type { Dialect } from '../db.js'
 import { leaseFree, skippingLocked } from './leases.js'
 
 export const JOB_STATUS = { queued: 'queued', done: 'done', failed: 'failed' } as const
@@ -44,7 +43,7 @@ export async function enqueueJob(
 /** Claims up to `limit` due jobs, oldest first: leases them until now + leaseMs and counts the attempt (repos/leases.ts). */
 export async function claimDueJobs(
   db: Kysely<Database>,
-  claim: { dialect: Dialect; now: number; limit: number; leaseMs: number },
+  claim: { now: number; limit: number; leaseMs: number },
 ): Promise<JobRow[]> {
   const due = db
     .selectFrom('jobs')
@@ -58,7 +57,7 @@ export async function claimDueJobs(
   const rows = await db
     .updateTable('jobs')
     .set((eb) => ({ locked_until: claim.now + claim.leaseMs, attempts: eb('attempts', '+', 1), updated_at: claim.now }))
-    .where('id', 'in', skippingLocked(due, claim.dialect))
+    .where('id', 'in', skippingLocked(due, db))
     .returningAll()
     .execute()
   // RETURNING gives no order on either database.

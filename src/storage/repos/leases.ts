@@ -4,7 +4,7 @@
 // makes afterwards checks the claim is still its own: the claim's token (messages.lease_token), its attempt
 // count (jobs, outbox), or the lease's end (webhook endpoints, never renewed: a request ends by its timeout).
 import { sql, type RawBuilder } from 'kysely'
-import type { Dialect } from '../db.js'
+import { isPostgres, type QueryingDatabase } from '../dialect.js'
 
 /** The row's lease is free at `now`: never taken, or ended (every leased table names the column `locked_until`). */
 export function leaseFree(now: number): RawBuilder<boolean> {
@@ -16,6 +16,6 @@ export function leaseFree(now: number): RawBuilder<boolean> {
  * another claim holds are skipped (FOR UPDATE SKIP LOCKED), never waited for or claimed twice. SQLite has one
  * writer at a time and one process (ARCHITECTURE.md): the claim's single UPDATE is atomic alone.
  */
-export function skippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, dialect: Dialect): Q {
-  return dialect === 'postgres' ? query.forUpdate().skipLocked() : query
+export function skippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, db: QueryingDatabase): Q {
+  return isPostgres(db) ? query.forUpdate().skipLocked() : query
 }

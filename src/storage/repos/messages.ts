@@ -2,7 +2,6 @@
 // dispatcher's queue (claimed in batches with a lease) and the per-recipient statistics the API reports.
 import type { Kysely, Selectable, Updateable } from 'kysely'
 import type { Database, MessagesTable } from '../tables.js'
-import type { Dialect } from '../db.js'
 import { leaseFree, skippingLocked } from './leases.js'
 import { CONTACT_STATUS } from './contacts.js'
 
@@ -117,7 +116,7 @@ export interface MessageLease {
  * Claims due messages, leased to `token` until `leaseUntil`. PostgreSQL skips rows another worker holds;
  * SQLite has one writer.
  */
-export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseUntil: number; token: string }): Promise<ClaimedMessage[]> {
+export async function claimDue(db: Kysely<Database>, claim: { now: number; limit: number; leaseUntil: number; token: string }): Promise<ClaimedMessage[]> {
   const due = db
     .selectFrom('messages')
     .select('id')
@@ -130,7 +129,7 @@ export async function claimDue(db: Kysely<Database>, claim: { dialect: Dialect; 
   const rows = await db
     .updateTable('messages')
     .set((eb) => ({ locked_until: claim.leaseUntil, lease_token: claim.token, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', skippingLocked(due, claim.dialect))
+    .where('id', 'in', skippingLocked(due, db))
     .returningAll()
     .execute()
   return rows.map(toMessage).sort((a, b) => a.id - b.id)

@@ -1,7 +1,6 @@
 // The outbox of service emails (double opt-in confirmations, sender activation codes) waiting for the email channel.
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, OutboxTable } from '../tables.js'
-import type { Dialect } from '../db.js'
 import { leaseFree, skippingLocked } from './leases.js'
 import type { Page } from '../../services/types.js'
 
@@ -95,7 +94,7 @@ export async function countAccountEmailsSince(db: Kysely<Database>, filter: { ac
  * Claims queued emails that are due: each is leased to the caller until `now + leaseMs`, so a sender that dies
  * leaves them to the next claim. PostgreSQL skips rows another sender holds; SQLite has one writer.
  */
-export async function claimDueEmails(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseMs: number }): Promise<OutboxEmail[]> {
+export async function claimDueEmails(db: Kysely<Database>, claim: { now: number; limit: number; leaseMs: number }): Promise<OutboxEmail[]> {
   const due = db
     .selectFrom('outbox')
     .select('id')
@@ -108,7 +107,7 @@ export async function claimDueEmails(db: Kysely<Database>, claim: { dialect: Dia
   const rows = await db
     .updateTable('outbox')
     .set((eb) => ({ locked_until: claim.now + claim.leaseMs, attempts: eb('attempts', '+', 1), updated_at: claim.now }))
-    .where('id', 'in', skippingLocked(due, claim.dialect))
+    .where('id', 'in', skippingLocked(due, db))
     .returningAll()
     .execute()
   return rows.map(toOutboxEmail).sort((a, b) => a.id - b.id)

@@ -2,7 +2,6 @@
 // URL, so its deliveries are never concurrent and stay in order), their oldest deliveries sent as a batch.
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
-import type { Dialect } from '../db.js'
 import { leaseFree, skippingLocked } from './leases.js'
 import { DELIVERY_STATUS } from './events.js'
 
@@ -14,7 +13,7 @@ export interface ClaimedEndpoint {
   leaseUntil: number
 }
 
-export async function claimEndpoints(db: Kysely<Database>, claim: { dialect: Dialect; now: number; limit: number; leaseMs: number; except: readonly number[] }): Promise<ClaimedEndpoint[]> {
+export async function claimEndpoints(db: Kysely<Database>, claim: { now: number; limit: number; leaseMs: number; except: readonly number[] }): Promise<ClaimedEndpoint[]> {
   if (claim.limit <= 0) return []
   let due = db
     .selectFrom('webhook_endpoints as e')
@@ -26,7 +25,7 @@ export async function claimEndpoints(db: Kysely<Database>, claim: { dialect: Dia
     .limit(claim.limit)
   if (claim.except.length > 0) due = due.where('e.id', 'not in', [...claim.except])
   const leaseUntil = claim.now + claim.leaseMs
-  const rows = await db.updateTable('webhook_endpoints').set({ locked_until: leaseUntil }).where('id', 'in', skippingLocked(due, claim.dialect)).returning(['id', 'account_id', 'url', 'failures']).execute()
+  const rows = await db.updateTable('webhook_endpoints').set({ locked_until: leaseUntil }).where('id', 'in', skippingLocked(due, db)).returning(['id', 'account_id', 'url', 'failures']).execute()
   return rows.map((r) => ({ id: Number(r.id), accountId: Number(r.account_id), url: r.url, failures: r.failures, leaseUntil }))
 }
 

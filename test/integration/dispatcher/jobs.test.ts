@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
 
     it('claims a job again once the lease of a runner that died has expired, and fences out the dead runner', async () => {
       const queueId = await enqueue('test.write', { name: 'after the lease' })
-      const dead = await jobsRepo.claimDueJobs(t.deps.db, { dialect, now: t.clock.now, limit: 10, leaseMs: 5000 })
+      const dead = await jobsRepo.claimDueJobs(t.deps.db, { now: t.clock.now, limit: 10, leaseMs: 5000 })
       assert.deepEqual(dead.map((job) => job.queueId), [queueId])
 
       const runner = new JobRunner(t.deps, { 'test.write': writeTag })
@@ -80,9 +80,9 @@ for (const dialect of DIALECTS) {
       // A runner that was only slow, finishing after its job was claimed again, can neither complete nor fail
       // it: its attempt number is stale, so its transaction rolls back and the new holder's outcome counts.
       const second = await enqueue('test.write', { name: 'slow' })
-      const [slow] = await jobsRepo.claimDueJobs(t.deps.db, { dialect, now: t.clock.now, limit: 10, leaseMs: 1000 })
+      const [slow] = await jobsRepo.claimDueJobs(t.deps.db, { now: t.clock.now, limit: 10, leaseMs: 1000 })
       t.clock.advance(1001)
-      const [current] = await jobsRepo.claimDueJobs(t.deps.db, { dialect, now: t.clock.now, limit: 10, leaseMs: 1000 })
+      const [current] = await jobsRepo.claimDueJobs(t.deps.db, { now: t.clock.now, limit: 10, leaseMs: 1000 })
       assert.equal(slow?.queueId, second)
       assert.equal(current?.queueId, second)
       const stale = { id: slow.id, attempts: slow.attempts, now: t.clock.now }
@@ -131,7 +131,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([(await jobOf(unknown)).status, (await jobOf(unknown)).last_error], ['failed', 'no handler for job kind "test.unknown"'])
 
       const interrupted = await enqueue('test.write', { name: 'interrupted' })
-      await jobsRepo.claimDueJobs(t.deps.db, { dialect, now: t.clock.now, limit: 10, leaseMs: 1000 })
+      await jobsRepo.claimDueJobs(t.deps.db, { now: t.clock.now, limit: 10, leaseMs: 1000 })
       t.clock.advance(1001)
       const patient = new JobRunner(t.deps, { 'test.write': writeTag }, { maxAttempts: 1 })
       assert.equal(await patient.runDue(), 1)
@@ -146,7 +146,7 @@ for (const dialect of DIALECTS) {
         ids.push(await enqueue('test.write', { name: `job ${i}` }))
         t.clock.advance(1)
       }
-      const claim = (db: Kysely<Database>, limit: number) => jobsRepo.claimDueJobs(db, { dialect, now: t.clock.now, limit, leaseMs: 60_000 })
+      const claim = (db: Kysely<Database>, limit: number) => jobsRepo.claimDueJobs(db, { now: t.clock.now, limit, leaseMs: 60_000 })
       assert.deepEqual((await claim(t.deps.db, 3)).map((job) => job.queueId), ids.slice(0, 3))
 
       const [a, b] = await t.deps.db.transaction().execute(async (tx) => {
