@@ -54,8 +54,10 @@ const sqliteHandles = new WeakMap<DialectAdapter, SQLite.Database>()
  * connection, so statements run on it while a Kysely transaction of `db` is open belong to that transaction:
  * bulk writes use it to skip building a query per row (repos/contact-upserts.ts). Only storage uses it.
  */
-export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database | undefined {
-  return sqliteHandles.get(adapterOf(db))
+export function sqliteHandleOf(db: Kysely<Database>): SQLite.Database {
+  const handle = sqliteHandles.get(adapterOf(db))
+  if (!handle) throw new Error('a SQLite database not opened by openDatabase()')
+  return handle
 }
 
 /**

@@ -92,12 +92,12 @@ async function upsertOnPostgres(
 async function upsertOnSqlite(
   db: Kysely<Database>,
   batch: { accountId: number; bookId: number; status: number; source: string; now: number; contacts: ContactInput[] },
-  sqlite: SQLite.Database | undefined,
+  sqlite: SQLite.Database,
 ): Promise<UpsertResult[]> {
   const results: UpsertResult[] = []
   for (let start = 0; start < batch.contacts.length; start += SQLITE_CHUNK) {
     const chunk = batch.contacts.slice(start, start + SQLITE_CHUNK)
-    const inserted = sqlite ? insertNewOnSqlite(sqlite, batch, chunk) : await insertNewWithKysely(db, batch, chunk)
+    const inserted = insertNewOnSqlite(sqlite, batch, chunk)
     const added = new Set(inserted.map((r) => r.email))
     for (const r of inserted) results.push({ id: Number(r.id), email: r.email, status: r.status, inserted: true })
     const existing = chunk.filter((c) => !added.has(c.email))
@@ -121,26 +121,6 @@ function insertNewOnSqlite(sqlite: SQLite.Database, batch: Batch, chunk: Contact
     if (done.changes === 1) rows.push({ id: Number(done.lastInsertRowid), email: c.email, status: batch.status })
   }
   return rows
-}
-
-async function insertNewWithKysely(db: Kysely<Database>, batch: Batch, chunk: ContactInput[]): Promise<NewRow[]> {
-  const rows = await db
-    .insertInto('contacts')
-    .values(chunk.map((c) => ({
-      account_id: batch.accountId,
-      address_book_id: batch.bookId,
-      email: c.email,
-      status: batch.status,
-      phone: c.phone,
-      variables: c.variables,
-      source: batch.source,
-      created_at: batch.now,
-      updated_at: batch.now,
-    })))
-    .onConflict((oc) => oc.columns(['address_book_id', 'email']).doNothing())
-    .returning(['id', 'email', 'status'])
-    .execute()
-  return rows.map((r) => ({ id: Number(r.id), email: r.email, status: r.status }))
 }
 
 /** Merges variables and sets phones of contacts already in the list, in one UPDATE … FROM (VALUES …). */
