@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
+import * as messageQueue from '../storage/repos/message-queue.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { failureText, type EmailChannel, type OutboundEmail, type SendResult } from '../delivery/channel.js'
 import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign-content.js'
@@ -41,13 +42,13 @@ interface SendingCampaign {
 const EVENTS = ['delivered', 'soft_bounces', 'hard_bounces'] as const
 
 /** A send result's change to its message, and the event it makes with that event's own fields. */
-type Outcome = { recorded: messagesRepo.MessageOutcome; event: (typeof EVENTS)[number]; extra?: { status: number; bounce_reason: string } }
+type Outcome = { recorded: messageQueue.MessageOutcome; event: (typeof EVENTS)[number]; extra?: { status: number; bounce_reason: string } }
 
 /** A batch sent: the outcomes of messages that ended unsent, and of those sent, with the events they make. */
 interface Batch {
   campaigns: Map<number, SendingCampaign | undefined>
-  ended: messagesRepo.MessageOutcome[]
-  sent: (Outcome & { message: messagesRepo.ClaimedMessage })[]
+  ended: messageQueue.MessageOutcome[]
+  sent: (Outcome & { message: messageQueue.ClaimedMessage })[]
   /** When the relay's answers came. */
   done: number
 }
@@ -90,19 +91,19 @@ export class CampaignSender {
   async sendDue(): Promise<number> {
     const now = this.deps.now()
     const token = randomUUID()
-    const claimed = await messagesRepo.claimDue(this.deps.db, { now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
+    const claimed = await messageQueue.claimDue(this.deps.db, { now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
     if (claimed.length === 0) return 0
-    const lease: messagesRepo.MessageLease = { token, ids: claimed.map((m) => m.id) }
+    const lease: messageQueue.MessageLease = { token, ids: claimed.map((m) => m.id) }
     const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))
     await this.record(lease, batch)
     return claimed.length
   }
 
   /** Renders the claimed messages and sends them under the rate limit; those that cannot be sent end here. */
-  private async send(claimed: messagesRepo.ClaimedMessage[]): Promise<Batch> {
+  private async send(claimed: messageQueue.ClaimedMessage[]): Promise<Batch> {
     const key = await signingKey(this.deps)
-    const ended: messagesRepo.MessageOutcome[] = []
-    const sending: { message: messagesRepo.ClaimedMessage; email: OutboundEmail }[] = []
+    const ended: messageQueue.MessageOutcome[] = []
+    const sending: { message: messageQueue.ClaimedMessage; email: OutboundEmail }[] = []
     const campaigns = new Map<number, SendingCampaign | undefined>()
     for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
     for (const message of claimed) {
@@ -128,9 +129,9 @@ export class CampaignSender {
    * Records a batch's results in one transaction: the messages this claim still holds, and the events and
    * bounced contacts of those only (a message whose lease another worker took is that worker's to record).
    */
-  private async record(lease: messagesRepo.MessageLease, { campaigns, ended, sent, done }: Batch): Promise<void> {
+  private async record(lease: messageQueue.MessageLease, { campaigns, ended, sent, done }: Batch): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
-      const recorded = await messagesRepo.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
+      const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
       const bounced = held.filter((s) => s.event === 'hard_bounces' && s.message.contactId !== null).map((s) => s.message.contactId!)
@@ -149,13 +150,13 @@ export class CampaignSender {
   }
 
   /** Extends the batch's lease; a message another worker took meanwhile (this one stalled) stays theirs. */
-  private async renew(lease: messagesRepo.MessageLease): Promise<void> {
-    const held = await messagesRepo.renewLease(this.deps.db, lease, this.deps.now() + this.leaseMs)
+  private async renew(lease: messageQueue.MessageLease): Promise<void> {
+    const held = await messageQueue.renewLease(this.deps.db, lease, this.deps.now() + this.leaseMs)
     if (held < lease.ids.length) this.log.warn({ lost: lease.ids.length - held }, 'another worker took messages of a batch in flight')
   }
 
   /** One recipient's email; an Error when their data breaks the template (it ends that message, not the batch). */
-  private render(prepared: PreparedCampaign, message: messagesRepo.ClaimedMessage, key: Buffer): OutboundEmail | Error {
+  private render(prepared: PreparedCampaign, message: messageQueue.ClaimedMessage, key: Buffer): OutboundEmail | Error {
     try {
       return renderMessage(prepared, addressingOf(this.deps.config, key, message, prepared.listId))
     } catch (err) {
@@ -164,7 +165,7 @@ export class CampaignSender {
   }
 
   /** What a send result does to the message, and the event it makes (a bounce: hard when the address is bad). */
-  private outcomeOf(message: messagesRepo.ClaimedMessage, result: SendResult, now: number): Outcome {
+  private outcomeOf(message: messageQueue.ClaimedMessage, result: SendResult, now: number): Outcome {
     if (result.ok) return { recorded: { id: message.id, kind: 'sent', captured: result.captured === true }, event: 'delivered' }
     const error = failureText(result).slice(0, MAX_ERROR_LENGTH)
     const answer = classifySmtpAnswer({ code: result.code, text: result.reason })

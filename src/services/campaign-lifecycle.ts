@@ -6,6 +6,8 @@
 import type { Kysely } from 'kysely'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
+import * as messageQueue from '../storage/repos/message-queue.js'
+import * as messageStats from '../storage/repos/message-stats.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { enqueueJob } from '../storage/repos/jobs.js'
@@ -51,7 +53,7 @@ const snapshotStep: JobHandler = async (deps, payload, tx) => {
   if (first && !(await campaignsRepo.claimCopy(tx, campaign.id, deps.now()))) return
   const bookId = campaign.listIds[step.listIndex]
   if (bookId !== undefined) {
-    const { copied, lastId } = await messagesRepo.snapshotBatch(tx, {
+    const { copied, lastId } = await messageQueue.snapshotBatch(tx, {
       campaignId: campaign.id,
       accountId: campaign.accountId,
       bookId,
@@ -61,12 +63,12 @@ const snapshotStep: JobHandler = async (deps, payload, tx) => {
       sendAt: campaign.sendAt,
       now: deps.now(),
     })
-    const total = step.copied === undefined ? await messagesRepo.countMessages(tx, campaign.id) : step.copied + copied
+    const total = step.copied === undefined ? await messageStats.countMessages(tx, campaign.id) : step.copied + copied
     // The batch is paid for before it commits, because once committed its messages may be sent at once.
     const unpaid = await payForCopied(tx, campaign, total, deps.now())
     if (unpaid > 0) {
       // The balance is spent: the rest of the lists would be unpaid too, so the copy ends here.
-      await messagesRepo.dropLastCopied(tx, campaign.id, unpaid)
+      await messageQueue.dropLastCopied(tx, campaign.id, unpaid)
       await finishSnapshot(deps, tx, campaign)
       return
     }
@@ -95,7 +97,7 @@ export const campaignJobHandlers: Readonly<Record<string, JobHandler>> = { [SNAP
 async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campaignsRepo.CampaignRow): Promise<void> {
   const now = deps.now()
   await campaignsRepo.lockCampaign(tx, campaign.id)
-  const total = await messagesRepo.countMessages(tx, campaign.id)
+  const total = await messageStats.countMessages(tx, campaign.id)
   const counts = await booksRepo.countContactsByBook(tx, campaign.listIds)
   const listed = campaign.listIds.reduce((sum, id) => sum + (counts.get(id)?.all ?? 0), 0)
   const extra = { all_email_qty: total, skipped_qty: Math.max(listed - total, 0) }
@@ -105,7 +107,7 @@ async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campai
     return
   }
   const held = deps.config.moderation === 'manual' && total >= MODERATED_FROM
-  if (!held && deps.config.moderation === 'manual') await messagesRepo.releaseHeld(tx, campaign.id, now)
+  if (!held && deps.config.moderation === 'manual') await messageQueue.releaseHeld(tx, campaign.id, now)
   const to = held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending
   await moveCampaign(tx, { id: campaign.id, from: [CAMPAIGN_STATUS.copying], to, now, extra: { ...extra, started_at: now } })
   await settleCharge(tx, campaign, now)
@@ -126,7 +128,7 @@ export async function moveCampaign(db: Kysely<Database>, change: campaignsRepo.S
  */
 export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
   await campaignsRepo.lockCampaign(db, campaignId)
-  if (await messagesRepo.hasUnfinished(db, campaignId)) return
+  if (await messageQueue.hasUnfinished(db, campaignId)) return
   const extra = { finished_at: now }
   if (await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
   await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })
@@ -162,7 +164,7 @@ async function payForCopied(tx: Kysely<Database>, campaign: campaignsRepo.Campai
 /** Gives back what was written off for recipients without a message, or whose message was never sent. */
 export async function settleCharge(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, now: number): Promise<void> {
   if (campaign.priceMicros === 0) return
-  const owed = (await messagesRepo.countMessages(db, campaign.id)) - (await messagesRepo.countMessages(db, campaign.id, [messagesRepo.MESSAGE_STATUS.notSent]))
+  const owed = (await messageStats.countMessages(db, campaign.id)) - (await messageStats.countMessages(db, campaign.id, [messagesRepo.MESSAGE_STATUS.notSent]))
   const fair = owed * campaign.priceMicros
   const current = (await campaignsRepo.findCampaignById(db, campaign.id))?.chargedMicros ?? campaign.chargedMicros
   if (fair >= current) return

@@ -3,6 +3,8 @@
 // the copy of recipients and the end of a campaign are in campaign-lifecycle.ts.
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
+import * as messageQueue from '../storage/repos/message-queue.js'
+import * as messageStats from '../storage/repos/message-stats.js'
 import * as accountsRepo from '../storage/repos/accounts.js'
 import * as booksRepo from '../storage/repos/address-books.js'
 import { normalizeEmail } from '../lib/email-address.js'
@@ -87,7 +89,7 @@ export async function createCampaign(deps: Deps, accountId: number, input: Creat
     })
     if (costMicros > 0) await accountsRepo.recordLedgerEntry(tx, { accountId, amountMicros: -costMicros, kind: 'write_off', note: `campaign ${id}`, now })
     if (isTest) {
-      await messagesRepo.insertMessage(tx, { campaignId: id, accountId, email: sender.email, variables: JSON.stringify({ name: sender.name }), sendAt, now })
+      await messageQueue.insertMessage(tx, { campaignId: id, accountId, email: sender.email, variables: JSON.stringify({ name: sender.name }), sendAt, now })
     } else if (!draft) {
       // A dynamic list is read when sending starts, so contacts added until then receive it too.
       await queueSnapshot(tx, { id, accountId }, { now, runAt: input.use_dynamic_list && scheduled ? sendAt : now })
@@ -160,7 +162,7 @@ export async function editCampaign(deps: Deps, accountId: number, id: number, in
       now,
     )
     if (status === undefined) throw notWaiting()
-    if (sendAt !== undefined) await messagesRepo.reschedule(tx, id, sendAt, now)
+    if (sendAt !== undefined) await messageQueue.reschedule(tx, id, sendAt, now)
     // A dynamic list is read at the new time (the job queued for the old one steps aside, or finds it done).
     if (sendAt !== undefined && campaign.useDynamicList && status === CAMPAIGN_STATUS.copying) await queueSnapshot(tx, campaign, { now, runAt: sendAt })
   })
@@ -210,7 +212,7 @@ async function endEarly(deps: Deps, campaign: Campaign, to: number): Promise<voi
   await retryingDeadlocks(() => deps.db.transaction().execute(async (tx) => {
     const moved = await moveCampaign(tx, { id: campaign.id, from: campaignsRepo.OPEN_STATUSES, to, now, extra: { finished_at: now } })
     if (!moved) throw new AppError('invalid', 'The campaign is over: it can no longer be canceled')
-    await messagesRepo.endUnsent(tx, campaign.id, now)
+    await messageQueue.endUnsent(tx, campaign.id, now)
     await settleCharge(tx, campaign, now)
   }))
 }
@@ -227,7 +229,7 @@ export async function approveCampaign(deps: Deps, id: number): Promise<void> {
     if (!(await moveCampaign(tx, { id, from: [CAMPAIGN_STATUS.pending], to: CAMPAIGN_STATUS.sending, now }))) {
       throw new AppError('invalid', `Campaign ${id} is not waiting for moderation`)
     }
-    await messagesRepo.releaseHeld(tx, id, now)
+    await messageQueue.releaseHeld(tx, id, now)
     await finishIfDone(tx, id, now)
   })
 }
@@ -239,8 +241,8 @@ export async function rejectCampaign(deps: Deps, id: number): Promise<void> {
   await endEarly(deps, campaign, CAMPAIGN_STATUS.blocked)
 }
 
-export async function totalsOf(deps: Deps, campaignIds: number[]): Promise<Map<number, messagesRepo.MessageTotals>> {
-  return messagesRepo.totalsOf(deps.db, campaignIds)
+export async function totalsOf(deps: Deps, campaignIds: number[]): Promise<Map<number, messageStats.MessageTotals>> {
+  return messageStats.totalsOf(deps.db, campaignIds)
 }
 
 export async function linkClicks(deps: Deps, campaignId: number) {
@@ -249,7 +251,7 @@ export async function linkClicks(deps: Deps, campaignId: number) {
 
 export async function opensByCountry(deps: Deps, accountId: number, id: number): Promise<Map<string, number>> {
   await getCampaign(deps, accountId, id)
-  return messagesRepo.opensByCountry(deps.db, id)
+  return messageStats.opensByCountry(deps.db, id)
 }
 
 export async function referrals(deps: Deps, accountId: number, id: number): Promise<{ link: string; clicks: number }[]> {

@@ -1,6 +1,6 @@
 // An address across all the lists of an account (API.md 4.5).
 import * as contactsRepo from '../storage/repos/contacts.js'
-import * as messagesRepo from '../storage/repos/messages.js'
+import * as messageStats from '../storage/repos/message-stats.js'
 import { distinctAddresses, normalizeEmail } from '../lib/email-address.js'
 import { toContact, type Contact } from './contacts.js'
 import { AppError } from './errors.js'
@@ -42,7 +42,7 @@ export async function statisticsOf(deps: Deps, accountId: number, rawEmails: rea
   const emails = distinctAddresses(rawEmails)
   const found = await findEverywhere(deps, accountId, emails)
   const blacklisted = await blacklistedAmong(deps, accountId, emails)
-  const totals = await messagesRepo.addressTotals(deps.db, accountId, emails)
+  const totals = await messageStats.addressTotals(deps.db, accountId, emails)
   return new Map(
     emails.map((email) => [
       email,

@@ -1,0 +1,177 @@
+// Messages as the dispatcher's queue: recipients copied in, claimed in batches under a lease, their results
+// recorded only by the claim that still holds them, and moved as a campaign is held, moved or canceled.
+import type { Kysely, Updateable } from 'kysely'
+import type { Database, MessagesTable } from '../tables.js'
+import { leaseFree, skippingLocked } from './leases.js'
+import { CONTACT_STATUS } from './contacts.js'
+import { CAPTURED, MESSAGE_STATUS, UNFINISHED, toMessage, type MessageRow } from './messages.js'
+
+/**
+ * Copies the next `batch` contacts (by id, after `afterId`) of a list into the campaign: active ones only, not
+ * blacklisted, and each address once per campaign. Returns how many were copied and the last contact id
+ * looked at; `lastId` undefined means the list has no more contacts.
+ */
+export async function snapshotBatch(
+  db: Kysely<Database>,
+  s: { campaignId: number; accountId: number; bookId: number; afterId: number; batch: number; queued: boolean; sendAt: number; now: number },
+): Promise<{ copied: number; lastId: number | undefined }> {
+  const boundary = await db
+    .selectFrom('contacts')
+    .select('id')
+    .where('address_book_id', '=', s.bookId)
+    .where('id', '>', s.afterId)
+    .orderBy('id')
+    .limit(1)
+    .offset(s.batch - 1)
+    .executeTakeFirst()
+  const upTo = boundary === undefined ? undefined : Number(boundary.id)
+  let source = db
+    .selectFrom('contacts as c')
+    .select((eb) => [
+      eb.val(s.campaignId).as('campaign_id'),
+      'c.account_id',
+      'c.id',
+      'c.address_book_id',
+      'c.email',
+      'c.variables',
+      eb.val(MESSAGE_STATUS.queued).as('status'),
+      eb.val(s.queued ? 1 : 0).as('queued'),
+      eb.val(s.sendAt).as('next_attempt_at'),
+      eb.val(s.now).as('updated_at'),
+    ])
+    .where('c.address_book_id', '=', s.bookId)
+    .where('c.id', '>', s.afterId)
+    .where('c.status', '=', CONTACT_STATUS.active)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('email_blacklist as b').select('b.email').where('b.account_id', '=', s.accountId).whereRef('b.email', '=', 'c.email'))))
+  if (upTo !== undefined) source = source.where('c.id', '<=', upTo)
+  const result = await db
+    .insertInto('messages')
+    .columns(['campaign_id', 'account_id', 'contact_id', 'address_book_id', 'email', 'variables', 'status', 'queued', 'next_attempt_at', 'updated_at'])
+    .expression(source)
+    .onConflict((oc) => oc.columns(['campaign_id', 'email']).doNothing())
+    .executeTakeFirst()
+  return { copied: Number(result.numInsertedOrUpdatedRows ?? 0), lastId: upTo }
+}
+
+/** The one message of a test campaign. */
+export async function insertMessage(
+  db: Kysely<Database>,
+  m: { campaignId: number; accountId: number; email: string; variables: string; sendAt: number; now: number },
+): Promise<void> {
+  await db
+    .insertInto('messages')
+    .values({ campaign_id: m.campaignId, account_id: m.accountId, email: m.email, variables: m.variables, queued: 1, next_attempt_at: m.sendAt, updated_at: m.now })
+    .execute()
+}
+
+/** A claimed message: its attempts count the claim that took it. */
+export type ClaimedMessage = MessageRow
+
+/** A claim of messages: `token` owns their leases, to renew them and to record their results. */
+export interface MessageLease {
+  token: string
+  ids: readonly number[]
+}
+
+/**
+ * Claims due messages, leased to `token` until `leaseUntil`. PostgreSQL skips rows another worker holds;
+ * SQLite has one writer.
+ */
+export async function claimDue(db: Kysely<Database>, claim: { now: number; limit: number; leaseUntil: number; token: string }): Promise<ClaimedMessage[]> {
+  const due = db
+    .selectFrom('messages')
+    .select('id')
+    .where('queued', '=', 1)
+    .where('next_attempt_at', '<=', claim.now)
+    .where(leaseFree(claim.now))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(claim.limit)
+  const rows = await db
+    .updateTable('messages')
+    .set((eb) => ({ locked_until: claim.leaseUntil, lease_token: claim.token, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', skippingLocked(due, db))
+    .returningAll()
+    .execute()
+  return rows.map(toMessage).sort((a, b) => a.id - b.id)
+}
+
+/** Extends the lease of the claim's messages it still holds to `leaseUntil`; returns how many it holds. */
+export async function renewLease(db: Kysely<Database>, lease: MessageLease, leaseUntil: number): Promise<number> {
+  let held = 0
+  for (let i = 0; i < lease.ids.length; i += 500) {
+    const result = await heldBy(db, lease, lease.ids.slice(i, i + 500)).set({ locked_until: leaseUntil }).executeTakeFirst()
+    held += Number(result.numUpdatedRows)
+  }
+  return held
+}
+
+export type MessageOutcome =
+  | { id: number; kind: 'sent'; captured: boolean }
+  | { id: number; kind: 'retry'; error: string; retryAt: number }
+  | { id: number; kind: 'final'; status: number; error: string }
+
+/**
+ * Records the outcomes of one claim and returns the ids it recorded: rows whose lease another claim took
+ * (this worker stalled past its lease) are left to their new holder, and the caller makes no events for them.
+ */
+export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, outcomes: readonly MessageOutcome[], now: number): Promise<Set<number>> {
+  const recorded = new Set<number>()
+  const update = async (ids: number[], change: Updateable<MessagesTable>) => {
+    const rows = await heldBy(db, lease, ids).set({ ...change, locked_until: null, lease_token: null, updated_at: now }).returning('id').execute()
+    for (const row of rows) recorded.add(Number(row.id))
+  }
+  // Successes share every value (the relay's id is our own Message-ID): one statement for many rows.
+  for (const captured of [false, true]) {
+    const ids = outcomes.filter((o) => o.kind === 'sent' && o.captured === captured).map((o) => o.id)
+    for (let i = 0; i < ids.length; i += 500) {
+      await update(ids.slice(i, i + 500), { status: MESSAGE_STATUS.delivered, queued: 0, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null })
+    }
+  }
+  for (const o of outcomes) {
+    if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
+    else if (o.kind === 'final') await update([o.id], { status: o.status, queued: 0, last_error: o.error })
+  }
+  return recorded
+}
+
+/** The rows among `ids` the claim still holds: the fence of every write a lease holder makes. */
+function heldBy(db: Kysely<Database>, lease: MessageLease, ids: readonly number[]) {
+  return db.updateTable('messages').where('id', 'in', [...ids]).where('lease_token', '=', lease.token).where('queued', '=', 1)
+}
+
+/** Whether any message of the campaign may still be sent: one index probe, asked after every batch. */
+export async function hasUnfinished(db: Kysely<Database>, campaignId: number): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).where('status', 'in', [...UNFINISHED]).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
+/** Ends the unsent messages of a canceled or rejected campaign as "not sent"; a batch in flight records its own. */
+export async function endUnsent(db: Kysely<Database>, campaignId: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('messages')
+    .set({ status: MESSAGE_STATUS.notSent, queued: 0, updated_at: now })
+    .where('campaign_id', '=', campaignId)
+    .where('status', 'in', [...UNFINISHED])
+    .where(leaseFree(now))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+/**
+ * Removes the campaign's `count` messages copied last: recipients the balance could not pay for, dropped in the
+ * transaction that copied them, so they were never sendable.
+ */
+export async function dropLastCopied(db: Kysely<Database>, campaignId: number, count: number): Promise<void> {
+  const last = db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).orderBy('id', 'desc').limit(count)
+  await db.deleteFrom('messages').where('id', 'in', last).execute()
+}
+
+/** Lets the dispatcher take the messages of a campaign held for moderation. */
+export async function releaseHeld(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
+  await db.updateTable('messages').set({ queued: 1, updated_at: now }).where('campaign_id', '=', campaignId).where('status', '=', MESSAGE_STATUS.queued).where('queued', '=', 0).execute()
+}
+
+export async function reschedule(db: Kysely<Database>, campaignId: number, sendAt: number, now: number): Promise<void> {
+  await db.updateTable('messages').set({ next_attempt_at: sendAt, updated_at: now }).where('campaign_id', '=', campaignId).where('status', '=', MESSAGE_STATUS.queued).execute()
+}
