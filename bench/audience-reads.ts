@@ -132,7 +132,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
       const path = `/addressbooks/${list}/emails?limit=100&offset=${offset}`
       const page = await json<unknown[]>(`${server.base}${path}`, { headers: pager })
       if (page.length !== 100) throw new Error(`${path} answered ${page.length} contacts`)
-      // The same page again: the server remembers where it starts and answers by keyset (src/services/page-cursors.ts).
+      // The same page again: the server remembers where it starts and answers by keyset (src/services/audience/page-cursors.ts).
       const again = await timeSequentialGets(server.base, pager, () => path, { count: REQUESTS, warmup: 5, maxSeconds: MAX_SECONDS })
       console.log(`  paging at offset ${fmt(offset, 0)}, same page again: p50 ${fmt(again.p50Ms, 2)} ms, p99 ${fmt(again.p99Ms, 2)} ms (${again.requests} requests)`)
       paging.push({ offset, mode: 'again', ...again })

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { LoginThrottle } from '../lib/login-throttle.js'
 import { AppError } from '../services/errors.js'
-import * as auth from '../services/auth.js'
-import { TokenCache } from '../services/token-cache.js'
+import * as auth from '../services/accounts/auth.js'
+import { TokenCache } from '../services/accounts/token-cache.js'
 import type { Deps } from '../services/types.js'
 import { INVALID_CLIENT_BODY } from './errors.js'
 
@@ -16,8 +16,8 @@ declare module 'fastify' {
 }
 
 /**
- * Ours are 32 characters each (services/accounts.ts); 256 leaves room to spare. A longer one is refused before
- * the database look-up and the ~45 ms scrypt check (services/auth.ts).
+ * Ours are 32 characters each (services/accounts/accounts.ts); 256 leaves room to spare. A longer one is refused before
+ * the database look-up and the ~45 ms scrypt check (services/accounts/auth.ts).
  */
 const MAX_CREDENTIAL_LENGTH = 256
 

@@ -26,7 +26,7 @@ import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
-import { trackingRoutes } from './routes/tracking.js'
+import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {

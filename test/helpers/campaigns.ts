@@ -6,7 +6,7 @@ import type { TestAccount } from './factories.js'
 import { activeSender } from './senders.js'
 import { JobRunner } from '../../src/dispatcher/jobs.js'
 import { CampaignSender, type CampaignSenderOptions } from '../../src/dispatcher/campaign-sender.js'
-import { campaignJobHandlers } from '../../src/services/campaign-lifecycle.js'
+import { campaignJobHandlers } from '../../src/services/email/campaign-lifecycle.js'
 import type { EmailChannel } from '../../src/delivery/channel.js'
 
 export interface CampaignSetup {

@@ -1,6 +1,6 @@
 // Test data built through the real services and routes; nothing relies on a shared seed.
 import type { FastifyInstance } from 'fastify'
-import * as accounts from '../../src/services/accounts.js'
+import * as accounts from '../../src/services/accounts/accounts.js'
 import { upsertContacts } from '../../src/storage/repos/contact-upserts.js'
 import type { Deps } from '../../src/services/types.js'
 

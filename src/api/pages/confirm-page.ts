@@ -1,7 +1,7 @@
 // The pages behind a double opt-in confirmation link. Opening the link only shows a button; pressing it (a
 // POST) confirms. Mail scanners and link previewers fetch every link in an email with GET, so a GET that
 // confirmed would confirm subscriptions nobody asked for.
-import type { Confirmed, ConfirmationState } from '../../services/contacts.js'
+import type { Confirmed, ConfirmationState } from '../../services/audience/contacts.js'
 import { buttonForm, messagePage, publicPageShell } from './message-page.js'
 
 export const CONFIRM_OUTCOMES: Record<Exclude<Confirmed | ConfirmationState, 'pending'>, { status: number; title: string; text: string }> = {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import * as addressbooks from '../../services/addressbooks.js'
+import * as addressbooks from '../../services/audience/addressbooks.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { IdParams, PageQuery, ResultTrue, responses, toPage } from '../schemas/common.js'

@@ -1,7 +1,7 @@
 // The account balance: API.md 4.8.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import * as balance from '../../services/balance.js'
+import * as balance from '../../services/accounts/balance.js'
 import type { Deps } from '../../services/types.js'
 import { formatMicros, microsToNumber } from '../../lib/money.js'
 import { responses } from '../schemas/common.js'

@@ -1,7 +1,7 @@
 // The email blacklist: API.md 4.7. `emails` is Base64 of "a@b.com, c@d.com" on the wire (COMPAT.md 17).
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import * as blacklist from '../../services/blacklist.js'
+import * as blacklist from '../../services/audience/blacklist.js'
 import { AppError } from '../../services/errors.js'
 import type { Deps } from '../../services/types.js'
 import { decodeBase64Text } from '../../lib/base64.js'

@@ -2,8 +2,8 @@
 // the contact (confirm-page.ts says why). An expired link (TIDINGS_LINK_TTL_DAYS) answers 410 and changes nothing.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
-import * as contacts from '../../services/contacts.js'
-import { confirmationUrl } from '../../services/confirmation-email.js'
+import * as contacts from '../../services/audience/contacts.js'
+import { confirmationUrl } from '../../services/audience/confirmation-email.js'
 import type { Deps } from '../../services/types.js'
 import { CONFIRM_OUTCOMES, confirmButtonPage, outcomePage } from '../pages/confirm-page.js'
 import { sendPage } from '../pages/public-page.js'

@@ -1,12 +1,12 @@
 // The account's outbox (a Tidings extension): the emails the service sent or captured for it, and with
 // `campaign_id` a campaign's messages, so that with no SMTP relay configured (the capture channel) they can
 // still be read, e.g. by tests of other software. Service emails are shown with the secret that proves control
-// of their recipient's address (activation code, confirmation link) as [hidden]: services/outbox.ts.
+// of their recipient's address (activation code, confirmation link) as [hidden]: services/email/outbox.ts.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import * as outbox from '../../services/outbox.js'
-import { listCampaignOutbox } from '../../services/campaign-outbox.js'
+import * as outbox from '../../services/email/outbox.js'
+import { listCampaignOutbox } from '../../services/email/campaign-outbox.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { PageQuery, responses, toPage } from '../schemas/common.js'

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import * as senders from '../../services/senders.js'
+import * as senders from '../../services/email/senders.js'
 import type { Deps } from '../../services/types.js'
 import { ResultTrue, responses } from '../schemas/common.js'
 import * as S from '../schemas/senders.js'

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import * as templates from '../../services/templates.js'
+import * as templates from '../../services/email/templates.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { ResultTrue, responses, toPage } from '../schemas/common.js'

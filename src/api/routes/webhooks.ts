@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
-import * as webhooks from '../../services/webhooks.js'
+import * as webhooks from '../../services/events/webhooks.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { IdParams, responses } from '../schemas/common.js'

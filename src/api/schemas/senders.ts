@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { Name } from './common.js'
 
-/** An address as sent; services/senders.ts checks and normalises it (an invalid one names `email`). */
+/** An address as sent; services/email/senders.ts checks and normalises it (an invalid one names `email`). */
 const Email = Type.String({ minLength: 1, maxLength: 320 })
 
 export const AddSenderBody = Type.Object({ email: Email, name: Name })

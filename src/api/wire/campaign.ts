@@ -1,5 +1,5 @@
 // The wire shapes of an email campaign (API.md 2.3, 4.2; types per COMPAT.md "Response shapes").
-import type { Campaign } from '../../services/campaigns.js'
+import type { Campaign } from '../../services/email/campaigns.js'
 import type { MessageTotals } from '../../storage/repos/message-stats.js'
 import { toWireDate } from '../../lib/wire-date.js'
 

@@ -1,5 +1,5 @@
 // The wire shapes of a contact (API.md 2.2), shared by the list routes and the address routes.
-import type { Contact } from '../../services/contacts.js'
+import type { Contact } from '../../services/audience/contacts.js'
 
 /** API.md 3.2 */
 const CONTACT_STATUS_TEXT: Record<number, string> = {

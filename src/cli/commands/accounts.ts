@@ -1,7 +1,7 @@
 // `tidings accounts …`: tenants, their balance credits, their API keys and the end of their access.
 import type { Command } from 'commander'
-import * as accounts from '../../services/accounts.js'
-import * as lifecycle from '../../services/account-lifecycle.js'
+import * as accounts from '../../services/accounts/accounts.js'
+import * as lifecycle from '../../services/accounts/account-lifecycle.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 export function registerAccountCommands(program: Command): void {

@@ -1,6 +1,6 @@
 // `tidings campaigns …`: the operator's moderation of campaigns (TIDINGS_MODERATION=manual).
 import type { Command } from 'commander'
-import * as campaigns from '../../services/campaigns.js'
+import * as campaigns from '../../services/email/campaigns.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { parseId, printJson, withDeps } from '../context.js'
 

@@ -1,6 +1,6 @@
 // `tidings contacts …`: operator actions on contacts that the API does not offer.
 import type { Command } from 'commander'
-import { activateContacts } from '../../services/contact-activation.js'
+import { activateContacts } from '../../services/audience/contact-activation.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 export function registerContactCommands(program: Command): void {

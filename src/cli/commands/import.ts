@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import { finished } from 'node:stream/promises'
 import type { Command } from 'commander'
 import cliProgress from 'cli-progress'
-import { importContacts, type RejectedRow } from '../../services/contact-import.js'
+import { importContacts, type RejectedRow } from '../../services/audience/contact-import.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 interface ImportOptions {

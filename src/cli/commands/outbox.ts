@@ -2,8 +2,8 @@
 // in full: unlike GET /outbox it shows activation codes and confirmation links, for the operator to pass on
 // while no relay is configured.
 import type { Command } from 'commander'
-import { listOutboxInFull } from '../../services/outbox.js'
-import { listCampaignOutbox } from '../../services/campaign-outbox.js'
+import { listOutboxInFull } from '../../services/email/outbox.js'
+import { listCampaignOutbox } from '../../services/email/campaign-outbox.js'
 import { parseId, printJson, withDeps } from '../context.js'
 
 export function registerOutboxCommand(program: Command): void {

@@ -3,7 +3,7 @@
 // message is then a few template runs with the recipient's variables and its tracking URLs.
 import { compileTemplate, type Render } from '../../lib/render.js'
 import { textFromHtml } from '../../lib/html-text.js'
-import { linkMarkerVariables, prepareTrackedHtml } from '../../lib/tracked-html.js'
+import { linkMarkerVariables, prepareTrackedHtml } from '../../tracking/tracked-html.js'
 import type { CampaignRow } from '../../storage/repos/campaigns.js'
 import type { OutboundEmail } from '../channel.js'
 import { buildMime, prepareMimeFrame, type MimeFrame } from './mime.js'

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
-import * as accounts from '../../../src/services/accounts.js'
-import { MAX_SECRET_CHECKS } from '../../../src/services/auth.js'
+import * as accounts from '../../../src/services/accounts/accounts.js'
+import { MAX_SECRET_CHECKS } from '../../../src/services/accounts/auth.js'
 import { scryptGauge } from '../../../src/lib/secrets.js'
 
 const INVALID_CLIENT = {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { insertContacts, type TestAccount } from '../../helpers/factories.js'
-import * as accounts from '../../../src/services/accounts.js'
+import * as accounts from '../../../src/services/accounts/accounts.js'
 
 for (const dialect of DIALECTS) {
   describe(`balance on ${dialect}`, () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
-import * as blacklist from '../../../src/services/blacklist.js'
+import * as blacklist from '../../../src/services/audience/blacklist.js'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 const b64 = (text: string) => Buffer.from(text).toString('base64')

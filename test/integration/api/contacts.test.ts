@@ -6,8 +6,8 @@ import { serialize } from 'php-serialize'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
-import * as accounts from '../../../src/services/accounts.js'
-import * as tags from '../../../src/services/tags.js'
+import * as accounts from '../../../src/services/accounts/accounts.js'
+import * as tags from '../../../src/services/audience/tags.js'
 import { JobRunner } from '../../../src/dispatcher/jobs.js'
 
 type Listed = { email: string; status: number; status_explain: string; phone: number | null; variables: Record<string, unknown> }

@@ -6,8 +6,8 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
 import { activeSender } from '../../helpers/senders.js'
-import { signToken } from '../../../src/lib/signed-token.js'
-import { signingKey } from '../../../src/services/signing-key.js'
+import { signToken } from '../../../src/tracking/signed-token.js'
+import { signingKey } from '../../../src/tracking/signing-key.js'
 
 for (const dialect of DIALECTS) {
   describe(`double opt-in on ${dialect}`, () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
-import { requireActiveSender } from '../../../src/services/senders.js'
+import { requireActiveSender } from '../../../src/services/email/senders.js'
 import { AppError } from '../../../src/services/errors.js'
 
 const HOUR = 3_600_000

@@ -17,8 +17,8 @@ import { listenForBounces } from '../../../src/main.js'
 import type { BounceListener } from '../../../src/delivery/email/bounce-listener.js'
 import { arf, dsn } from '../../helpers/reports.js'
 import { smtpDialogue } from '../../helpers/smtp-dialogue.js'
-import { signingKey } from '../../../src/services/signing-key.js'
-import { verpAddress } from '../../../src/services/message-links.js'
+import { signingKey } from '../../../src/tracking/signing-key.js'
+import { verpAddress } from '../../../src/tracking/message-links.js'
 
 const MIB = 1024 * 1024
 

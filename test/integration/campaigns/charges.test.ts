@@ -12,7 +12,7 @@ import { insertContacts } from '../../helpers/factories.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
 import type { EmailChannel } from '../../../src/delivery/channel.js'
-import { creditAccount } from '../../../src/services/accounts.js'
+import { creditAccount } from '../../../src/services/accounts/accounts.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
 
 const HOUR = 3_600_000

@@ -6,10 +6,10 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '../../helpers/campaigns.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
-import * as lifecycle from '../../../src/services/account-lifecycle.js'
+import * as lifecycle from '../../../src/services/accounts/account-lifecycle.js'
 import * as campaignsRepo from '../../../src/storage/repos/campaigns.js'
 import * as accountsRepo from '../../../src/storage/repos/accounts.js'
-import { getBalance } from '../../../src/services/balance.js'
+import { getBalance } from '../../../src/services/accounts/balance.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
 
 const HOUR = 3_600_000

@@ -8,7 +8,7 @@ import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, campaignStatus, createCampaign, dispatcher } from '../../helpers/campaigns.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import type { EmailChannel } from '../../../src/delivery/channel.js'
-import { allowAmp } from '../../../src/services/accounts.js'
+import { allowAmp } from '../../../src/services/accounts/accounts.js'
 
 for (const dialect of DIALECTS) {
   describe(`campaign sending on ${dialect}`, () => {

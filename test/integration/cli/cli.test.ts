@@ -9,8 +9,8 @@ import pino from 'pino'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
 import { loadConfig } from '../../../src/config/load.js'
 import { buildServer } from '../../../src/api/server.js'
-import * as accounts from '../../../src/services/accounts.js'
-import { GENERATION_CHECK_MS } from '../../../src/services/token-cache.js'
+import * as accounts from '../../../src/services/accounts/accounts.js'
+import { GENERATION_CHECK_MS } from '../../../src/services/accounts/token-cache.js'
 
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']

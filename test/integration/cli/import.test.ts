@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
-import { addToBlacklist } from '../../../src/services/blacklist.js'
+import { addToBlacklist } from '../../../src/services/audience/blacklist.js'
 
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']

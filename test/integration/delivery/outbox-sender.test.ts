@@ -9,7 +9,7 @@ import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { OutboxSender } from '../../../src/dispatcher/outbox-sender.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
-import { queueServiceEmails } from '../../../src/services/outbox.js'
+import { queueServiceEmails } from '../../../src/services/email/outbox.js'
 import { freePort } from '../../helpers/postgres.js'
 
 for (const dialect of DIALECTS) {

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { campaignSetup, createCampaign, dispatcher } from '../../helpers/campaigns.js'
 import { emailChannel } from '../../../src/delivery/registry.js'
 import { OutboxSender } from '../../../src/dispatcher/outbox-sender.js'
-import { queueServiceEmails } from '../../../src/services/outbox.js'
+import { queueServiceEmails } from '../../../src/services/email/outbox.js'
 import { loadConfig } from '../../../src/config/load.js'
 
 /** A relay on loopback that takes AUTH on a plain connection and offers no STARTTLS. */

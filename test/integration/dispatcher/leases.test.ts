@@ -13,7 +13,7 @@ import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import type { EmailChannel } from '../../../src/delivery/channel.js'
 import { CampaignSender } from '../../../src/dispatcher/campaign-sender.js'
 import { OutboxSender } from '../../../src/dispatcher/outbox-sender.js'
-import { queueServiceEmails } from '../../../src/services/outbox.js'
+import { queueServiceEmails } from '../../../src/services/email/outbox.js'
 
 /** A lease short enough for the heartbeat (a third of it) to beat several times during a test. */
 const SHORT_LEASE_MS = 600

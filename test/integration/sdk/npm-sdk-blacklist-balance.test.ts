@@ -4,7 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { call, startSdkHarness, type SdkHarness } from '../../helpers/npm-sdk.js'
-import * as accounts from '../../../src/services/accounts.js'
+import * as accounts from '../../../src/services/accounts/accounts.js'
 
 for (const dialect of DIALECTS) {
   describe(`the npm SDK's blacklist and balance methods against the server on ${dialect}`, () => {

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { openDatabase } from '../../../src/storage/db.js'
-import { signingKey } from '../../../src/services/signing-key.js'
-import { confirmationLink, queueConfirmations, readConfirmationToken } from '../../../src/services/confirmation-email.js'
-import { listOutbox, listOutboxInFull } from '../../../src/services/outbox.js'
-import { activateSender, addSender, requestActivationCode } from '../../../src/services/senders.js'
-import { signToken } from '../../../src/lib/signed-token.js'
+import { signingKey } from '../../../src/tracking/signing-key.js'
+import { confirmationLink, queueConfirmations, readConfirmationToken } from '../../../src/services/audience/confirmation-email.js'
+import { listOutbox, listOutboxInFull } from '../../../src/services/email/outbox.js'
+import { activateSender, addSender, requestActivationCode } from '../../../src/services/email/senders.js'
+import { signToken } from '../../../src/tracking/signed-token.js'
 
 for (const dialect of DIALECTS) {
   describe(`signing key and confirmation emails on ${dialect}`, () => {

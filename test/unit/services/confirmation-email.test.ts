@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { CONFIRMATION_LANGS, confirmationEmail } from '../../../src/services/confirmation-email.js'
+import { CONFIRMATION_LANGS, confirmationEmail } from '../../../src/services/audience/confirmation-email.js'
 
 const LINK = 'https://news.example.com/confirm/NDI.abc_DEF-123'
 

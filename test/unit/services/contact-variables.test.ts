@@ -1,7 +1,7 @@
 // The value and name rules of contact variables (API.md 4.1, 4.1.1).
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { coerceToType, inferVariableType, isDate, variableNameProblem } from '../../../src/services/contact-variables.js'
+import { coerceToType, inferVariableType, isDate, variableNameProblem } from '../../../src/services/audience/contact-variables.js'
 
 describe('contact variables', () => {
   it('takes only real calendar dates written YYYY-MM-DD', () => {

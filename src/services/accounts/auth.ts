@@ -1,0 +1,66 @@
+// OAuth client_credentials: exchanging client credentials for access tokens, and resolving bearer tokens.
+import * as accountsRepo from '../../storage/repos/accounts.js'
+import * as credentialsRepo from '../../storage/repos/credentials.js'
+import { DECOY_SECRET_HASH, digestToken, randomSecret, verifySecret } from '../../lib/secrets.js'
+import { ConcurrencyGate } from '../../lib/concurrency-gate.js'
+import { AppError } from '../errors.js'
+import type { TokenCache } from './token-cache.js'
+import type { Deps } from '../types.js'
+
+/**
+ * Secret checks (scrypt, 16 MiB and ~45 ms each on this project's 2-core CI) run on libuv's thread pool,
+ * 4 threads unless UV_THREADPOOL_SIZE says otherwise, which DNS look-ups of webhook deliveries also need.
+ * At most 2 checks run at once, leaving 2 threads free: ~44 checks a second.
+ */
+export const MAX_SECRET_CHECKS = 2
+/** Checks waiting for a thread: 64 is ~1.5 s of work; beyond that a token call is refused at once. */
+export const MAX_QUEUED_SECRET_CHECKS = 64
+/** Per process, like the thread pool it protects. */
+const secretChecks = new ConcurrencyGate({ limit: MAX_SECRET_CHECKS, queue: MAX_QUEUED_SECRET_CHECKS })
+
+/** The token call's answer when too many secret checks are running and waiting (COMPAT.md: 401 + Retry-After). */
+export class SecretChecksBusy extends AppError {
+  constructor() {
+    super('invalid_client', 'Client authentication failed.', { headers: { 'Retry-After': '1' } })
+  }
+}
+
+export interface TokenAnswer {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+}
+
+/** Issues an access token for valid client credentials of an enabled account; throws `invalid_client` otherwise. */
+export async function issueToken(deps: Deps, clientId: string, clientSecret: string): Promise<TokenAnswer> {
+  const account = await accountsRepo.findAccountByClientId(deps.db, clientId)
+  // Verify against a decoy when the id is unknown, so the answer time does not tell which ids exist.
+  const check = await secretChecks.run(() => verifySecret(clientSecret, account?.clientSecretHash ?? DECOY_SECRET_HASH))
+  if (!check.admitted) throw new SecretChecksBusy()
+  if (!account || !check.value || account.disabledAt !== null) throw new AppError('invalid_client', 'Client authentication failed.')
+
+  const token = randomSecret(32)
+  const now = deps.now()
+  const ttl = deps.config.tokenTtlSeconds
+  await credentialsRepo.recordAccessToken(deps.db, {
+    tokenHash: digestToken(token),
+    accountId: account.id,
+    // The version read before the secret check: a rotation or revocation meanwhile leaves this token invalid.
+    credentialsVersion: account.credentialsVersion,
+    expiresAt: now + ttl * 1000,
+    now,
+  })
+  return { access_token: token, token_type: 'Bearer', expires_in: ttl }
+}
+
+/** The account a bearer credential (access token or API key) belongs to, or undefined when it is not valid. */
+export async function resolveBearer(deps: Deps, tokens: TokenCache, credential: string): Promise<number | undefined> {
+  const digest = digestToken(credential)
+  // API keys can be revoked at any time, so they are always read from the database.
+  return (await tokens.findAccount(deps, digest)) ?? credentialsRepo.findActiveApiKeyAccount(deps.db, digest)
+}
+
+/** Removes expired tokens; run periodically so the table stays small. */
+export async function purgeExpiredTokens(deps: Deps): Promise<number> {
+  return credentialsRepo.deleteExpiredAccessTokens(deps.db, deps.now())
+}

@@ -1,0 +1,44 @@
+// A campaign's messages as its recipients got them (GET /outbox?campaign_id=, `tidings outbox --campaign`):
+// rendered again from the message rows, which hold everything that made them, so nothing is stored twice.
+// With no relay configured this is where captured campaign emails can be read.
+import * as messagesRepo from '../../storage/repos/messages.js'
+import { renderMessage } from '../../delivery/email/campaign-content.js'
+import { getCampaign } from './campaigns.js'
+import { addressingOf } from '../../tracking/message-links.js'
+import { preparedCampaign } from './prepared-campaigns.js'
+import { signingKey } from '../../tracking/signing-key.js'
+import type { ListedEmail } from './outbox.js'
+import type { Deps, Page } from '../types.js'
+
+export async function listCampaignOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[]> {
+  const campaign = await getCampaign(deps, accountId, campaignId)
+  const prepared = preparedCampaign(campaign)
+  const key = await signingKey(deps)
+  const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
+  return messages.map((m) => {
+    const email = prepared instanceof Error ? undefined : renderMessage(prepared, addressingOf(deps.config, key, m, prepared.listId))
+    return {
+      id: m.id,
+      accountId,
+      kind: 'campaign',
+      from: { email: campaign.senderEmail, name: campaign.senderName },
+      to: m.email,
+      subject: email?.subject ?? '',
+      html: email?.html ?? '',
+      text: email?.text ?? '',
+      status: statusOf(m),
+      attempts: m.attempts,
+      providerId: null,
+      lastError: m.lastError,
+      createdAt: campaign.createdAt,
+      sentAt: m.sentAt,
+    }
+  })
+}
+
+/** The outbox's words for a message's state: queued, sent, captured or failed. */
+function statusOf(m: messagesRepo.MessageRow & { captured: boolean }): string {
+  if (messagesRepo.UNFINISHED.includes(m.status)) return 'queued'
+  if (m.sentAt === null) return 'failed'
+  return m.captured ? 'captured' : 'sent'
+}

@@ -1,0 +1,56 @@
+// Service emails (double opt-in confirmations, sender activation codes) are queued in the outbox, in the
+// caller's transaction when it has one; the email channel sends them. Until it is configured they stay there.
+// Each carries a secret that proves control of its recipient's address, so the account that caused it is shown
+// only a copy with that secret replaced (else any account could activate ceo@bigbank.com as its sender, or
+// confirm a subscription for someone else); the operator reads them in full (`tidings outbox`).
+import type { Kysely } from 'kysely'
+import * as outboxRepo from '../../storage/repos/outbox.js'
+import type { Database } from '../../storage/tables.js'
+import type { Config } from '../../config/schema.js'
+import type { Page } from '../types.js'
+
+export type ServiceEmail = outboxRepo.NewOutboxEmail
+export type OutboxEmail = outboxRepo.OutboxEmail
+/** An email as the outbox lists it: a service email, or a campaign message (kind `campaign`). */
+export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' }
+export type Mailbox = outboxRepo.Mailbox
+
+/** What stands in an email's shown copy for the secret it carries. */
+export const HIDDEN = '[hidden]'
+
+/**
+ * Rows per INSERT: 14 bound values each, so 500 rows stay far below SQLite's 32,766 and PostgreSQL's 65,535
+ * parameters per statement.
+ */
+const ROWS_PER_INSERT = 500
+
+/** Queues one email; `db` may be a transaction. */
+export async function queueServiceEmail(db: Kysely<Database>, email: ServiceEmail, now: number): Promise<void> {
+  await outboxRepo.queueEmails(db, [email], now)
+}
+
+/** Queues many emails with a few multi-row inserts; `db` may be a transaction. */
+export async function queueServiceEmails(db: Kysely<Database>, emails: readonly ServiceEmail[], now: number): Promise<void> {
+  for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
+    await outboxRepo.queueEmails(db, emails.slice(start, start + ROWS_PER_INSERT), now)
+  }
+}
+
+/** The account's outbox as the account may see it, oldest first: every email's shown copy, never its secret. */
+export async function listOutbox(db: Kysely<Database>, accountId: number, page: Page): Promise<ListedEmail[]> {
+  const emails = await outboxRepo.listAccountEmails(db, accountId, page)
+  // A row from before the shown copy existed: its secret cannot be told from the rest, so nothing is shown.
+  return emails.map(({ shown, ...email }) => ({ ...email, ...(shown ?? { subject: HIDDEN, html: HIDDEN, text: HIDDEN }) }))
+}
+
+/** The account's outbox in full, secrets included, oldest first: for the operator (`tidings outbox`) only. */
+export async function listOutboxInFull(db: Kysely<Database>, accountId: number, page: Page): Promise<ListedEmail[]> {
+  const emails = await outboxRepo.listAccountEmails(db, accountId, page)
+  return emails.map(({ shown: _shown, ...email }) => email)
+}
+
+/** The From of emails the service sends in its own name (`systemFrom`: `Name <address>` or a bare address). */
+export function systemSender(config: Pick<Config, 'systemFrom'>): Mailbox {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^<>]+)>\s*$/.exec(config.systemFrom)
+  return match ? { email: match[2]!.trim(), name: match[1]!.trim() } : { email: config.systemFrom.trim(), name: '' }
+}
