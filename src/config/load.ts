@@ -36,6 +36,7 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
   const config = Value.Clean(ConfigSchema, converted) as Config
   checkCurrencyRates(config.currencyRates)
   checkSecretKeys(config)
+  checkSmppUrl(config.smppUrl)
   return Object.freeze(config)
 }
 
@@ -45,6 +46,20 @@ function checkCurrencyRates(text: string): void {
     parseCurrencyRates(text)
   } catch (err) {
     throw new Error(`invalid configuration:\n  currencyRates (${SETTINGS.currencyRates.env}): ${(err as Error).message}`)
+  }
+}
+
+/** An SMPP URL without a system_id or a host would fail every bind; refuse it at start (without echoing its password). */
+function checkSmppUrl(url: string): void {
+  if (url === '') return
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  } catch {
+    // reported below
+  }
+  if (!parsed?.hostname || !parsed.username) {
+    throw new Error(`invalid configuration:\n  smppUrl (${SETTINGS.smppUrl.env}): expected smpp://system_id:password@host:port (ssmpp:// for TLS)`)
   }
 }
 
