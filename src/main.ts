@@ -9,7 +9,7 @@ import { purgeExpiredTokens } from './services/accounts/auth.js'
 import * as tags from './services/audience/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
-import { CampaignSender } from './dispatcher/campaign-sender.js'
+import { emailSender } from './dispatcher/email-driver.js'
 import { WebhookSender } from './dispatcher/webhook-sender.js'
 import { campaignJobHandlers } from './services/email/campaign-lifecycle.js'
 import { emailChannel } from './delivery/registry.js'
@@ -79,7 +79,7 @@ export function startDispatch(deps: Deps): Stoppable {
   const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
-  const campaigns = new CampaignSender(deps, channel)
+  const campaigns = emailSender(deps, channel)
   const webhooks = new WebhookSender(deps)
   jobs.start()
   outbox.start()

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { Value } from '@sinclair/typebox/value'
 import { parseCurrencyRates } from '../lib/currency-rates.js'
 import { parseTrustProxy } from '../lib/trust-proxy.js'
+import { parseSmsPrices } from '../lib/sms-prices.js'
 import { ConfigSchema, SETTINGS, type Config } from './schema.js'
 
 export interface LoadOptions {
@@ -34,18 +35,22 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
     throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`)
   }
   const config = Value.Clean(ConfigSchema, converted) as Config
-  checkCurrencyRates(config.currencyRates)
+  checkSetting('currencyRates', () => parseCurrencyRates(config.currencyRates))
+  checkSetting('smsPrices', () => parseSmsPrices(config.smsPrices))
   checkSecretKeys(config)
   checkSmppUrl(config.smppUrl)
   return Object.freeze(config)
 }
 
-/** A rate of 0 or a currency given twice passes the pattern; refuse it at start, not at the first conversion. */
-function checkCurrencyRates(text: string): void {
+/**
+ * A setting whose text passes the schema but not its own parser (a rate of 0, a currency given twice, a price
+ * entry that is not KEY=PRICE) refuses to start, naming the setting, rather than failing at first use.
+ */
+function checkSetting(key: keyof typeof SETTINGS, parse: () => unknown): void {
   try {
-    parseCurrencyRates(text)
+    parse()
   } catch (err) {
-    throw new Error(`invalid configuration:\n  currencyRates (${SETTINGS.currencyRates.env}): ${(err as Error).message}`)
+    throw new Error(`invalid configuration:\n  ${key} (${SETTINGS[key].env}): ${(err as Error).message}`)
   }
 }
 

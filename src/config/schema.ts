@@ -18,6 +18,7 @@ export const ConfigSchema = Type.Object({
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1 }),
   loginWindowSeconds: Type.Integer({ minimum: 1 }),
   emailPrice: Type.Number({ minimum: 0 }),
+  smsPrices: Type.String(),
   defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
   currencyRates: Type.String({ pattern: '^\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*(,\\s*[A-Za-z]{3}\\s*=\\s*[0-9.]+\\s*)*$' }),
   contactActivation: Type.Union([Type.Literal('auto'), Type.Literal('manual')]),
@@ -105,6 +106,11 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
   loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
   emailPrice: { env: 'TIDINGS_EMAIL_PRICE', default: () => 0.0044, description: 'Price of one email beyond the tariff, in the account currency' },
+  smsPrices: {
+    env: 'TIDINGS_SMS_PRICES',
+    default: () => 'default=0.02',
+    description: 'Price of one SMS part by the number\'s country and route, e.g. `default=0.02,UA=0.015,UA:international=0.03` (the most specific entry wins)',
+  },
   defaultCurrency: { env: 'TIDINGS_DEFAULT_CURRENCY', default: () => 'USD', description: 'Currency of accounts created without --currency' },
   currencyRates: {
     env: 'TIDINGS_CURRENCY_RATES',

@@ -7,3 +7,13 @@ export function toWireDate(epochMs: number): string {
 
 /** The Go SDK sends this when a date is unset: it means "not given". */
 export const GO_ZERO_DATE = '0001-01-01 00:00:00'
+
+/** Epoch milliseconds of `YYYY-MM-DD HH:MM[:SS]` (or with a `T`) in UTC; undefined when it is not a real date and time. */
+export function parseWireDate(text: string): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim())
+  if (!match) return undefined
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number]
+  const at = Date.UTC(year, month - 1, day, hour, minute, second)
+  if (new Date(at).getUTCDate() !== day || new Date(at).getUTCMonth() !== month - 1 || hour > 23 || minute > 59 || second > 59) return undefined
+  return at
+}

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_webhooks.js'
 import * as m0009 from './migrations/0009_account_lifecycle.js'
 import * as m0010 from './migrations/0010_message_lease_token.js'
 import * as m0011 from './migrations/0011_outbox_shown_copy.js'
+import * as m0012 from './migrations/0012_sms.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_account_lifecycle': m0009,
   '0010_message_lease_token': m0010,
   '0011_outbox_shown_copy': m0011,
+  '0012_sms': m0012,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

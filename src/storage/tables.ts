@@ -242,6 +242,10 @@ export interface CampaignsTable {
   currency: string
   started_at: number | null
   finished_at: number | null
+  /** 'email' or 'sms' */
+  channel: Generated<string>
+  /** JSON: the channel's own settings (SMS: services/sms/campaign-options.ts) */
+  channel_options: Generated<string>
   created_at: number
   updated_at: number
 }
@@ -257,7 +261,14 @@ export interface MessagesTable {
   account_id: number
   contact_id: number | null
   address_book_id: number | null
-  email: string
+  /** The recipient: an email address, or a number's E.164 digits (SMS) */
+  address: string
+  /** The campaign's channel ('email' or 'sms'): each channel claims its own rows */
+  channel: Generated<string>
+  /** What this message was charged (SMS); null where the campaign's price is per message (email) */
+  price_micros: number | null
+  /** SMS parts (segments): delivered when every part is */
+  parts: number | null
   /** JSON object: the contact's variables when the campaign was created */
   variables: Generated<string>
   /** statistics.general code (API.md 3.3): 0 in queue, 7 waiting for a retry, the rest final */
@@ -278,6 +289,57 @@ export interface MessagesTable {
   /** ISO 3166 code of the first open's client address */
   country: string | null
   updated_at: number
+}
+
+/** A submitted SMS part by the SMSC's id; a receipt that came first waits here with message_id null. */
+export interface SmsPartsTable {
+  provider_id: string
+  message_id: number | null
+  /** The receipt's state (delivery/sms/channel.ts DeliveryReceipt), null until one came */
+  state: string | null
+  error: string | null
+  received_at: number | null
+  created_at: number
+}
+
+/** A number of a mailing list (API.md 4.11), apart from its email contacts. */
+export interface ListPhonesTable {
+  id: Generated<number>
+  account_id: number
+  address_book_id: number
+  /** E.164 digits without the plus */
+  phone: string
+  /** Contact status codes (repos/contacts.ts CONTACT_STATUS) */
+  status: number
+  /** JSON object of variable name → value */
+  variables: Generated<string>
+  created_at: number
+  updated_at: number
+}
+
+export interface SmsBlacklistTable {
+  account_id: number
+  phone: string
+  description: string | null
+  created_at: number
+}
+
+/** A sender ID the operator registered for an account: 0 in moderation, 1 active, 2 rejected (API.md 3.4). */
+export interface SmsSendersTable {
+  id: Generated<number>
+  account_id: number
+  name: string
+  status: number
+  created_at: number
+  updated_at: number
+}
+
+/** A tracked link of an SMS campaign: TIDINGS_PUBLIC_URL/s/{code} redirects to url. */
+export interface ShortLinksTable {
+  code: string
+  campaign_id: number
+  url: string
+  created_at: number
 }
 
 export interface CampaignLinkClicksTable {
@@ -369,6 +431,11 @@ export interface Database {
   campaign_lists: CampaignListsTable
   messages: MessagesTable
   campaign_link_clicks: CampaignLinkClicksTable
+  sms_parts: SmsPartsTable
+  list_phones: ListPhonesTable
+  sms_blacklist: SmsBlacklistTable
+  sms_senders: SmsSendersTable
+  short_links: ShortLinksTable
   webhook_endpoints: WebhookEndpointsTable
   webhooks: WebhooksTable
   events: EventsTable

@@ -109,11 +109,11 @@ export function messageIdHeader(messageId: number, campaignId: number, domain: s
 export function addressingOf(
   config: Pick<Config, 'publicUrl' | 'contentUrl' | 'bounceDomain' | 'bouncePort'>,
   key: Buffer,
-  message: { id: number; campaignId: number; accountId: number; bookId: number | null; email: string; variables: string },
+  message: { id: number; campaignId: number; accountId: number; bookId: number | null; address: string; variables: string },
   fallbackListId: number | undefined,
 ): MessageAddressing {
   return {
-    to: message.email,
+    to: message.address,
     variables: JSON.parse(message.variables) as Record<string, unknown>,
     links: trackingLinks(config, messageToken(key, message.id)),
     returnPath: verpAddress(key, message.id, config.bounceDomain),

@@ -85,7 +85,7 @@ function personalised(link: string, message: messagesRepo.MessageRow): string | 
   if (!link.includes('{{')) return link
   const render = compileTemplate(link, { escape: false })
   if (render instanceof Error) return undefined
-  return render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.email }).trim()
+  return render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.address }).trim()
 }
 
 export interface UnsubscribeTarget {
@@ -105,7 +105,7 @@ function isUnsubscribeExpired(deps: Deps, found: Found): boolean {
 export async function unsubscribeTarget(deps: Deps, token: string): Promise<UnsubscribeAnswer> {
   const found = await find(deps, token)
   if (!found) return undefined
-  const target = { email: found.message.email, lang: found.campaign.lang, done: found.message.unsubscribedAt !== null }
+  const target = { email: found.message.address, lang: found.campaign.lang, done: found.message.unsubscribedAt !== null }
   return !target.done && isUnsubscribeExpired(deps, found) ? 'expired' : target
 }
 
@@ -122,7 +122,7 @@ export async function unsubscribeMessage(deps: Deps, messageId: number): Promise
 }
 
 async function unsubscribeFound(deps: Deps, found: Found): Promise<UnsubscribeTarget | 'expired'> {
-  const target = { email: found.message.email, lang: found.campaign.lang, done: true }
+  const target = { email: found.message.address, lang: found.campaign.lang, done: true }
   // An expired link changes nothing; it still says so when it was used in time.
   if (isUnsubscribeExpired(deps, found)) return found.message.unsubscribedAt !== null ? target : 'expired'
   const now = deps.now()

@@ -5,7 +5,7 @@ import type { TestApp } from './app.js'
 import type { TestAccount } from './factories.js'
 import { activeSender } from './senders.js'
 import { JobRunner } from '../../src/dispatcher/jobs.js'
-import { CampaignSender, type CampaignSenderOptions } from '../../src/dispatcher/campaign-sender.js'
+import { emailSender, type EmailSenderOptions } from '../../src/dispatcher/email-driver.js'
 import { campaignJobHandlers } from '../../src/services/email/campaign-lifecycle.js'
 import type { EmailChannel } from '../../src/delivery/channel.js'
 
@@ -46,9 +46,9 @@ export async function createCampaign(t: TestApp, setup: CampaignSetup, fields: R
 }
 
 /** The dispatcher of one process, run by hand: copy recipients, then send until nothing is due. */
-export function dispatcher(t: TestApp, channel: EmailChannel, options: CampaignSenderOptions = {}) {
+export function dispatcher(t: TestApp, channel: EmailChannel, options: EmailSenderOptions = {}) {
   const jobs = new JobRunner(t.deps, campaignJobHandlers)
-  const sender = new CampaignSender(t.deps, channel, options)
+  const sender = emailSender(t.deps, channel, options)
   return {
     jobs,
     sender,

@@ -89,6 +89,7 @@ function toBoolean(value: unknown): unknown {
 
 function normalizeArray(schema: JsonSchema, value: unknown): unknown {
   let list = typeof value === 'string' ? decodeStructured(value) : value
+  if (typeof list === 'string') list = unquotedList(list) ?? list
   if (isIndexKeyed(list)) list = Object.values(list)
   if (!Array.isArray(list)) return value
   return schema.items ? list.map((item) => normalize(schema.items, item) ?? item) : list
@@ -106,6 +107,17 @@ function normalizeObject(schema: JsonSchema, value: unknown): unknown {
     if (normalized !== undefined) out[key] = normalized
   }
   return out
+}
+
+/**
+ * The Go SDK's list in a query, `[+79210000000,380631234567]`: brackets around items without quotes, which is
+ * not JSON (COMPAT.md, SMS and Viber 6). Split on commas and trimmed; undefined when the text is not bracketed.
+ */
+function unquotedList(text: string): string[] | undefined {
+  const match = /^\s*\[(.*)\]\s*$/s.exec(text)
+  if (!match) return undefined
+  const inner = match[1]!.trim()
+  return inner === '' ? [] : inner.split(',').map((item) => item.trim())
 }
 
 /** A string holding JSON or PHP serialize() data, decoded; anything else is returned unchanged. */

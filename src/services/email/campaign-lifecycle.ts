@@ -5,7 +5,6 @@
 // written off for recipients that got nothing is given back to the balance (settleCharge).
 import type { Kysely } from 'kysely'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
-import * as messagesRepo from '../../storage/repos/messages.js'
 import * as messageQueue from '../../storage/repos/message-queue.js'
 import * as messageStats from '../../storage/repos/message-stats.js'
 import * as accountsRepo from '../../storage/repos/accounts.js'
@@ -163,11 +162,12 @@ async function payForCopied(tx: Kysely<Database>, campaign: campaignsRepo.Campai
 
 /** Gives back what was written off for recipients without a message, or whose message was never sent. */
 export async function settleCharge(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, now: number): Promise<void> {
-  if (campaign.priceMicros === 0) return
-  const owed = (await messageStats.countMessages(db, campaign.id)) - (await messageStats.countMessages(db, campaign.id, [messagesRepo.MESSAGE_STATUS.notSent]))
-  const fair = owed * campaign.priceMicros
+  // A free email campaign has nothing to give back; an SMS campaign's price is on its messages.
+  if (campaign.priceMicros === 0 && campaign.channel === 'email') return
+  const fair = await messageStats.owedMicros(db, campaign.id, campaign.priceMicros)
   const current = (await campaignsRepo.findCampaignById(db, campaign.id))?.chargedMicros ?? campaign.chargedMicros
   if (fair >= current) return
-  await accountsRepo.recordLedgerEntry(db, { accountId: campaign.accountId, amountMicros: current - fair, kind: 'refund', note: `campaign ${campaign.id}`, now })
+  const note = campaign.channel === 'email' ? `campaign ${campaign.id}` : `${campaign.channel} campaign ${campaign.id}`
+  await accountsRepo.recordLedgerEntry(db, { accountId: campaign.accountId, amountMicros: current - fair, kind: 'refund', note, now })
   await campaignsRepo.setChargedMicros(db, campaign.id, fair, now)
 }

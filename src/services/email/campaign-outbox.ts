@@ -22,7 +22,7 @@ export async function listCampaignOutbox(deps: Deps, accountId: number, campaign
       accountId,
       kind: 'campaign',
       from: { email: campaign.senderEmail, name: campaign.senderName },
-      to: m.email,
+      to: m.address,
       subject: email?.subject ?? '',
       html: email?.html ?? '',
       text: email?.text ?? '',

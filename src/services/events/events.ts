@@ -18,11 +18,11 @@ export interface MessageEventSource {
 
 /** The source of an event about `message` of `campaign`. */
 export function messageEventSource(
-  message: { accountId: number; email: string; bookId: number | null },
+  message: { accountId: number; address: string; bookId: number | null },
   campaign: { id: number; name: string },
   extra?: Record<string, unknown>,
 ): MessageEventSource {
-  return { accountId: message.accountId, email: message.email, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
+  return { accountId: message.accountId, email: message.address, campaignId: campaign.id, campaignName: campaign.name, bookId: message.bookId, extra }
 }
 
 export async function recordMessageEvents(db: Kysely<Database>, action: WebhookAction, sources: readonly MessageEventSource[], now: number): Promise<void> {

@@ -1,4 +1,5 @@
-// Email campaigns: the record, its lists and the status changes of its lifecycle (API.md 3.3).
+// Campaigns of every channel: the record, its lists and the status changes of its lifecycle (API.md 3.3). The
+// account-facing finders take the channel, so an email route never sees an SMS campaign and the other way round.
 import type { Kysely, Selectable } from 'kysely'
 import { isPostgres } from '../dialect.js'
 import type { CampaignsTable, Database } from '../tables.js'
@@ -16,7 +17,11 @@ export const CAMPAIGN_STATUS = {
   copying: 13,
   canceled: 16,
   draft: 26,
+  /** Tidings's own, SMS only: `emulate` formed and priced it, nothing is sent and it is not listed (API.md 4.11.1). */
+  emulated: 27,
 } as const
+
+export type CampaignChannel = 'email' | 'sms'
 
 /** Statuses in which messages of the campaign may still go out. */
 export const SENDING_STATUSES: readonly number[] = [CAMPAIGN_STATUS.copying, CAMPAIGN_STATUS.sending, CAMPAIGN_STATUS.test]
@@ -60,11 +65,15 @@ export interface CampaignRow {
   currency: string
   startedAt: number | null
   finishedAt: number | null
+  channel: CampaignChannel
+  /** The channel's own settings (SMS: services/sms/campaign-options.ts), JSON */
+  channelOptions: string
   createdAt: number
   updatedAt: number
 }
 
-export type NewCampaign = Omit<CampaignRow, 'id' | 'skippedQty' | 'startedAt' | 'finishedAt' | 'createdAt' | 'updatedAt'> & { now: number }
+export type NewCampaign = Omit<CampaignRow, 'id' | 'skippedQty' | 'startedAt' | 'finishedAt' | 'createdAt' | 'updatedAt' | 'channel' | 'channelOptions'> &
+  Partial<Pick<CampaignRow, 'channel' | 'channelOptions'>> & { now: number }
 
 export async function insertCampaign(db: Kysely<Database>, c: NewCampaign): Promise<number> {
   const row = await db
@@ -96,6 +105,8 @@ export async function insertCampaign(db: Kysely<Database>, c: NewCampaign): Prom
       price_micros: c.priceMicros,
       charged_micros: c.chargedMicros,
       currency: c.currency,
+      channel: c.channel ?? 'email',
+      channel_options: c.channelOptions ?? '{}',
       created_at: c.now,
       updated_at: c.now,
     })
@@ -108,8 +119,9 @@ export async function insertCampaign(db: Kysely<Database>, c: NewCampaign): Prom
   return id
 }
 
-export async function findCampaign(db: Kysely<Database>, accountId: number, id: number): Promise<CampaignRow | undefined> {
-  const row = await db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst()
+/** The account's campaign of a channel: what every account-facing route starts from. */
+export async function findCampaign(db: Kysely<Database>, accountId: number, id: number, channel: CampaignChannel = 'email'): Promise<CampaignRow | undefined> {
+  const row = await db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).where('channel', '=', channel).executeTakeFirst()
   return row && toCampaign(row)
 }
 
@@ -128,7 +140,7 @@ export interface CampaignFilter {
 }
 
 export async function listCampaigns(db: Kysely<Database>, filter: CampaignFilter, page: Page): Promise<CampaignRow[]> {
-  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', filter.accountId)
+  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', filter.accountId).where('channel', '=', 'email')
   if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', [...filter.statuses])
   if (filter.scheduledAfter !== undefined) query = query.where('scheduled', '=', 1).where('send_at', '>', filter.scheduledAfter)
   const rows = await query.orderBy('id', filter.order).limit(page.limit).offset(page.offset).execute()
@@ -155,6 +167,7 @@ export async function listCampaignsOfBook(db: Kysely<Database>, accountId: numbe
     .innerJoin('campaign_lists', 'campaign_lists.campaign_id', 'campaigns.id')
     .selectAll('campaigns')
     .where('campaigns.account_id', '=', accountId)
+    .where('campaigns.channel', '=', 'email')
     .where('campaign_lists.address_book_id', '=', bookId)
     .orderBy('campaigns.id', 'desc')
     .limit(page.limit)
@@ -163,12 +176,13 @@ export async function listCampaignsOfBook(db: Kysely<Database>, accountId: numbe
   return rows.map(toCampaign)
 }
 
-/** Campaigns the account created since `since`, drafts and tests included: the basis of the hourly limit. */
+/** Email campaigns the account created since `since`, drafts and tests included: the basis of the hourly limit. */
 export async function createdSince(db: Kysely<Database>, accountId: number, since: number): Promise<number[]> {
   const rows = await db
     .selectFrom('campaigns')
     .select('created_at')
     .where('account_id', '=', accountId)
+    .where('channel', '=', 'email')
     .where('created_at', '>=', since)
     .orderBy('created_at')
     .execute()
@@ -201,6 +215,11 @@ export async function moveStatus(db: Kysely<Database>, change: StatusChange): Pr
  */
 export async function lockCampaign(db: Kysely<Database>, id: number): Promise<void> {
   if (isPostgres(db)) await db.selectFrom('campaigns').select('id').where('id', '=', id).forUpdate().execute()
+}
+
+/** The body as sent (SMS: with its links shortened once the campaign's id is known). */
+export async function setBody(db: Kysely<Database>, id: number, body: string, now: number): Promise<void> {
+  await db.updateTable('campaigns').set({ body, updated_at: now }).where('id', '=', id).execute()
 }
 
 export async function setChargedMicros(db: Kysely<Database>, id: number, chargedMicros: number, now: number): Promise<void> {
@@ -316,6 +335,8 @@ function toCampaign(row: Selectable<CampaignsTable>): CampaignRow {
     currency: row.currency,
     startedAt: row.started_at === null ? null : Number(row.started_at),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    channel: row.channel as CampaignChannel,
+    channelOptions: row.channel_options,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   }

@@ -5,6 +5,7 @@ import type { Database, MessagesTable } from '../tables.js'
 import { leaseFree, skippingLocked } from './leases.js'
 import { CONTACT_STATUS } from './contacts.js'
 import { CAPTURED, MESSAGE_STATUS, UNFINISHED, toMessage, type MessageRow } from './messages.js'
+import type { CampaignChannel } from './campaigns.js'
 
 /**
  * Copies the next `batch` contacts (by id, after `afterId`) of a list into the campaign: active ones only, not
@@ -46,9 +47,9 @@ export async function snapshotBatch(
   if (upTo !== undefined) source = source.where('c.id', '<=', upTo)
   const result = await db
     .insertInto('messages')
-    .columns(['campaign_id', 'account_id', 'contact_id', 'address_book_id', 'email', 'variables', 'status', 'queued', 'next_attempt_at', 'updated_at'])
+    .columns(['campaign_id', 'account_id', 'contact_id', 'address_book_id', 'address', 'variables', 'status', 'queued', 'next_attempt_at', 'updated_at'])
     .expression(source)
-    .onConflict((oc) => oc.columns(['campaign_id', 'email']).doNothing())
+    .onConflict((oc) => oc.columns(['campaign_id', 'address']).doNothing())
     .executeTakeFirst()
   return { copied: Number(result.numInsertedOrUpdatedRows ?? 0), lastId: upTo }
 }
@@ -60,8 +61,44 @@ export async function insertMessage(
 ): Promise<void> {
   await db
     .insertInto('messages')
-    .values({ campaign_id: m.campaignId, account_id: m.accountId, email: m.email, variables: m.variables, queued: 1, next_attempt_at: m.sendAt, updated_at: m.now })
+    .values({ campaign_id: m.campaignId, account_id: m.accountId, address: m.email, variables: m.variables, queued: 1, next_attempt_at: m.sendAt, updated_at: m.now })
     .execute()
+}
+
+/** An SMS recipient priced at creation (services/sms/campaigns.ts). */
+export interface NewSmsMessage {
+  phone: string
+  variables: string
+  bookId: number | null
+  country: string | null
+  parts: number
+  priceMicros: number
+}
+
+/** Stores an SMS campaign's messages, `queued` when the dispatcher may take them at `sendAt`. */
+export async function insertSmsMessages(
+  db: Kysely<Database>,
+  c: { campaignId: number; accountId: number; queued: boolean; sendAt: number; now: number },
+  messages: readonly NewSmsMessage[],
+): Promise<void> {
+  // 1000 rows × 12 values stays under PostgreSQL's 65,535 parameters and SQLite's 32,766.
+  for (let i = 0; i < messages.length; i += 1000) {
+    const rows = messages.slice(i, i + 1000).map((m) => ({
+      campaign_id: c.campaignId,
+      account_id: c.accountId,
+      address_book_id: m.bookId,
+      address: m.phone,
+      channel: 'sms',
+      variables: m.variables,
+      country: m.country,
+      parts: m.parts,
+      price_micros: m.priceMicros,
+      queued: c.queued ? 1 : 0,
+      next_attempt_at: c.sendAt,
+      updated_at: c.now,
+    }))
+    await db.insertInto('messages').values(rows).execute()
+  }
 }
 
 /** A claimed message: its attempts count the claim that took it. */
@@ -77,11 +114,15 @@ export interface MessageLease {
  * Claims due messages, leased to `token` until `leaseUntil`. PostgreSQL skips rows another worker holds;
  * SQLite has one writer.
  */
-export async function claimDue(db: Kysely<Database>, claim: { now: number; limit: number; leaseUntil: number; token: string }): Promise<ClaimedMessage[]> {
+export async function claimDue(
+  db: Kysely<Database>,
+  claim: { channel: CampaignChannel; now: number; limit: number; leaseUntil: number; token: string },
+): Promise<ClaimedMessage[]> {
   const due = db
     .selectFrom('messages')
     .select('id')
     .where('queued', '=', 1)
+    .where('channel', '=', claim.channel)
     .where('next_attempt_at', '<=', claim.now)
     .where(leaseFree(claim.now))
     .orderBy('next_attempt_at')
@@ -108,6 +149,8 @@ export async function renewLease(db: Kysely<Database>, lease: MessageLease, leas
 
 export type MessageOutcome =
   | { id: number; kind: 'sent'; captured: boolean }
+  /** An SMS the SMSC took: sent, delivered when the receipts of all its parts say so (repos/sms-parts.ts). */
+  | { id: number; kind: 'submitted'; providerId: string; captured: boolean }
   | { id: number; kind: 'retry'; error: string; retryAt: number }
   | { id: number; kind: 'final'; status: number; error: string }
 
@@ -129,7 +172,8 @@ export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, 
     }
   }
   for (const o of outcomes) {
-    if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
+    if (o.kind === 'submitted') await update([o.id], { status: MESSAGE_STATUS.sent, queued: 0, sent_at: now, last_error: null, provider_id: o.captured ? CAPTURED : o.providerId })
+    else if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
     else if (o.kind === 'final') await update([o.id], { status: o.status, queued: 0, last_error: o.error })
   }
   return recorded

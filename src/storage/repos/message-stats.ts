@@ -1,11 +1,26 @@
 // Statistics read from the message rows: per campaign (by status, opened, clicked, by country) and per address.
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
+import { MESSAGE_STATUS } from './messages.js'
 
 export async function countMessages(db: Kysely<Database>, campaignId: number, statuses?: readonly number[]): Promise<number> {
   let query = db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('count')).where('campaign_id', '=', campaignId)
   if (statuses) query = query.where('status', 'in', [...statuses])
   return Number((await query.executeTakeFirstOrThrow()).count)
+}
+
+/**
+ * What a campaign's messages owe once those never sent are left out: each message's own price where it has one
+ * (SMS), `pricePerMessage` otherwise (email).
+ */
+export async function owedMicros(db: Kysely<Database>, campaignId: number, pricePerMessage: number): Promise<number> {
+  const row = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.sum<number>(eb.fn.coalesce('price_micros', eb.val(pricePerMessage))).as('owed'))
+    .where('campaign_id', '=', campaignId)
+    .where('status', '!=', MESSAGE_STATUS.notSent)
+    .executeTakeFirstOrThrow()
+  return Number(row.owed ?? 0)
 }
 
 export interface MessageTotals {
@@ -66,11 +81,11 @@ export async function addressTotals(db: Kysely<Database>, accountId: number, ema
   if (emails.length === 0) return out
   const rows = await db
     .selectFrom('messages')
-    .select((eb) => ['email', eb.fn.count<number>('sent_at').as('sent'), eb.fn.count<number>('opened_at').as('opened'), eb.fn.count<number>('clicked_at').as('clicked')])
+    .select((eb) => ['address', eb.fn.count<number>('sent_at').as('sent'), eb.fn.count<number>('opened_at').as('opened'), eb.fn.count<number>('clicked_at').as('clicked')])
     .where('account_id', '=', accountId)
-    .where('email', 'in', [...emails])
-    .groupBy('email')
+    .where('address', 'in', [...emails])
+    .groupBy('address')
     .execute()
-  for (const r of rows) out.set(r.email, { sent: Number(r.sent), opened: Number(r.opened), clicked: Number(r.clicked) })
+  for (const r of rows) out.set(r.address, { sent: Number(r.sent), opened: Number(r.opened), clicked: Number(r.clicked) })
   return out
 }

@@ -32,11 +32,14 @@ export interface MessageRow {
   accountId: number
   contactId: number | null
   bookId: number | null
-  email: string
+  /** An email address, or a number's E.164 digits (SMS) */
+  address: string
   /** JSON object */
   variables: string
   status: number
   attempts: number
+  /** SMS parts (segments); null for email */
+  parts: number | null
   lastError: string | null
   sentAt: number | null
   openedAt: number | null
@@ -56,7 +59,7 @@ export async function listMessages(db: Kysely<Database>, campaignId: number, pag
 }
 
 export async function findMessageByEmail(db: Kysely<Database>, campaignId: number, email: string): Promise<MessageRow | undefined> {
-  const row = await db.selectFrom('messages').selectAll().where('campaign_id', '=', campaignId).where('email', '=', email).executeTakeFirst()
+  const row = await db.selectFrom('messages').selectAll().where('campaign_id', '=', campaignId).where('address', '=', email).executeTakeFirst()
   return row && toMessage(row)
 }
 
@@ -125,7 +128,8 @@ export function toMessage(row: Selectable<MessagesTable>): MessageRow {
     accountId: Number(row.account_id),
     contactId: row.contact_id === null ? null : Number(row.contact_id),
     bookId: row.address_book_id === null ? null : Number(row.address_book_id),
-    email: row.email,
+    address: row.address,
+    parts: row.parts === null ? null : Number(row.parts),
     variables: row.variables,
     status: row.status,
     attempts: Number(row.attempts),

@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
         await stopped
       }
       assert.equal(await campaignStatus(t, setup, id), 3)
-      const rows = await t.deps.db.selectFrom('messages').select(['email', 'status', 'queued']).where('campaign_id', '=', id).execute()
+      const rows = await t.deps.db.selectFrom('messages').select(['address as email', 'status', 'queued']).where('campaign_id', '=', id).execute()
       assert.equal(rows.length, RECIPIENTS)
       assert.deepEqual([...new Set(rows.map((r) => `${r.status}/${r.queued}`))], ['2/0'], 'every message delivered, none queued')
       const perAddress = new Map<string, number>()

@@ -125,7 +125,7 @@ for (const dialect of DIALECTS) {
       const d = dispatcher(t, channel)
       await d.drain()
       assert.equal(await campaignStatus(t, setup, id), 2, 'still sending while two wait for a retry')
-      const waiting = await t.deps.db.selectFrom('messages').select(['email', 'status']).where('campaign_id', '=', id).where('status', '=', 7).execute()
+      const waiting = await t.deps.db.selectFrom('messages').select(['address as email', 'status']).where('campaign_id', '=', id).where('status', '=', 7).execute()
       assert.deepEqual(waiting.map((m) => m.email).sort(), [...busy].sort())
       sink.refuse = () => undefined
       t.clock.advance(60_000)

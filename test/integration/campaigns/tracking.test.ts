@@ -169,7 +169,7 @@ for (const dialect of DIALECTS) {
         const oneClick = await t.app.inject({ method: 'POST', url: unsubscribe, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
         assert.equal(oneClick.statusCode, 410)
         assert.equal(await contactStatus(), before, 'the contact is still subscribed')
-        const message = await t.deps.db.selectFrom('messages').select('unsubscribed_at').where('email', '=', email).executeTakeFirstOrThrow()
+        const message = await t.deps.db.selectFrom('messages').select('unsubscribed_at').where('address', '=', email).executeTakeFirstOrThrow()
         assert.equal(message.unsubscribed_at, null)
         assert.equal((await t.app.inject({ method: 'GET', url: path(email, /open\.gif$/) })).statusCode, 200, 'an open still counts')
         assert.equal((await t.app.inject({ method: 'GET', url: path(email, /\/c\/1$/) })).statusCode, 302, 'a link still leads to its target')

@@ -11,7 +11,7 @@ import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, createCampaign, dispatcher } from '../../helpers/campaigns.js'
 import { smtpChannel } from '../../../src/delivery/email/smtp.js'
 import type { EmailChannel } from '../../../src/delivery/channel.js'
-import { CampaignSender } from '../../../src/dispatcher/campaign-sender.js'
+import { emailSender } from '../../../src/dispatcher/email-driver.js'
 import { OutboxSender } from '../../../src/dispatcher/outbox-sender.js'
 import { queueServiceEmails } from '../../../src/services/email/outbox.js'
 
@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
       t.clock.advance(2 * SHORT_LEASE_MS)
       const leasedUntil = () => t.deps.db.selectFrom('messages').select('locked_until').where('campaign_id', '=', id).execute()
       await waitFor(async () => (await leasedUntil()).every((m) => Number(m.locked_until) > t.clock.now))
-      const second = new CampaignSender(t.deps, fastChannel, { leaseMs: SHORT_LEASE_MS })
+      const second = emailSender(t.deps, fastChannel, { leaseMs: SHORT_LEASE_MS })
       assert.equal(await second.sendDue(), 0, 'the second worker claims nothing')
       release()
       assert.equal(await sending, 3)
@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
       // The second worker's relay is busy: it leaves both messages waiting for a retry.
       fast.refuse = (rcpt) => (setup.emails.includes(rcpt) ? { code: 451, message: '4.3.0 Try again later' } : undefined)
       try {
-        assert.equal(await new CampaignSender(t.deps, fastChannel).sendDue(), 2, 'the second worker took the expired lease')
+        assert.equal(await emailSender(t.deps, fastChannel).sendDue(), 2, 'the second worker took the expired lease')
       } finally {
         fast.refuse = () => undefined
       }

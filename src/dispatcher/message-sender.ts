@@ -1,0 +1,193 @@
+// Sends campaign messages of one channel (ARCHITECTURE.md "The sending model"): claims the channel's due rows in
+// batches with a lease, renders each for its recipient, sends the batch under the rate limit, and records every
+// result. What differs between channels (rendering, the connection, what an answer means, what it changes
+// beyond the message row) is the channel's driver (email-driver.ts, sms-driver.ts); the queue, the lease, the
+// retry rule and the ledger are this one file's, whatever the channel. The lease is renewed while a batch is in
+// flight (lease-keeper.ts); a dead worker's rows are claimed again when its lease ends, so delivery is at least
+// once, with duplicates limited to the batch in flight.
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Logger } from 'pino'
+import * as campaignsRepo from '../storage/repos/campaigns.js'
+import * as messagesRepo from '../storage/repos/messages.js'
+import * as messageQueue from '../storage/repos/message-queue.js'
+import type { Database } from '../storage/tables.js'
+import { finishIfDone, settleCharge } from '../services/email/campaign-lifecycle.js'
+import { signingKey } from '../tracking/signing-key.js'
+import { RateLimiter } from '../lib/rate-limiter.js'
+import type { Deps } from '../services/types.js'
+import { nextAttemptAt } from './jobs.js'
+import { Poller } from './poller.js'
+import { OutagePacing } from './outage.js'
+import { whileLeased } from './lease-keeper.js'
+
+/** What a channel's answer does to its message. */
+export interface Outcome {
+  recorded: messageQueue.MessageOutcome
+}
+
+/** What a send answered: ok, or a failure that may be tried again. */
+export type SendAnswer = { ok: true } | { ok: false; retryable: boolean }
+
+/** The part of sending that is the channel's own. */
+export interface ChannelDriver<Prepared, Outbound, Result extends SendAnswer, O extends Outcome> {
+  readonly channel: campaignsRepo.CampaignChannel
+  /** The connection's name for logs: `smtp`, `smpp`, `capture` */
+  readonly name: string
+  /** The campaign's content made ready to render many messages; an Error ends its messages unsent. */
+  prepare(campaign: campaignsRepo.CampaignRow): Prepared | Error
+  /** One recipient's message; an Error (their data breaks the template) ends that message, not the batch. */
+  render(prepared: Prepared, message: messageQueue.ClaimedMessage, key: Buffer): Outbound | Error
+  /** How much of the rate limit a message takes (an SMS: its parts). */
+  units(outbound: Outbound): number
+  send(batch: readonly Outbound[]): Promise<Result[]>
+  /** A success, or a final failure (a temporary one that outlasted every attempt too): when to retry is this file's rule, the same for every channel. */
+  outcomeOf(message: messageQueue.ClaimedMessage, result: Result, now: number): O
+  /** A failure to try again at `retryAt` (the outcome's kind is 'retry'; email adds a soft-bounce event). */
+  retryOf(message: messageQueue.ClaimedMessage, result: Result, retryAt: number): O
+  /** Writes, in the recording transaction, what results change beyond the message rows (events, contacts, parts). */
+  afterRecord(tx: Kysely<Database>, held: readonly (O & { message: messageQueue.ClaimedMessage })[], campaigns: ReadonlyMap<number, SendingCampaign<Prepared> | undefined>, now: number): Promise<void>
+}
+
+export interface SendingCampaign<Prepared> {
+  row: campaignsRepo.CampaignRow
+  prepared: Prepared | Error
+}
+
+export interface MessageSenderOptions {
+  pollMs?: number
+  batchSize?: number
+  /** Batches in flight at once: while one waits for the connection, the next is claimed and rendered. */
+  parallelBatches?: number
+  leaseMs?: number
+  maxAttempts?: number
+  /** Units (messages, SMS parts) a second at most; 0 for no limit. */
+  ratePerSecond: number
+}
+
+/** A batch sent: the outcomes of messages that ended unsent, and of those sent. */
+interface Batch<Prepared, O> {
+  campaigns: Map<number, SendingCampaign<Prepared> | undefined>
+  ended: messageQueue.MessageOutcome[]
+  sent: (O & { message: messageQueue.ClaimedMessage })[]
+  /** When the connection's answers came. */
+  done: number
+}
+
+export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O extends Outcome> {
+  private readonly log: Logger
+  private readonly pollers: Poller[]
+  private readonly batchSize: number
+  private readonly leaseMs: number
+  private readonly maxAttempts: number
+  private readonly limiter: RateLimiter
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly driver: ChannelDriver<Prepared, Outbound, Result, O>,
+    options: MessageSenderOptions,
+  ) {
+    this.log = deps.log.child({ component: 'campaigns', channel: driver.name })
+    this.batchSize = options.batchSize ?? 50
+    this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
+    this.maxAttempts = options.maxAttempts ?? 8
+    this.limiter = new RateLimiter(options.ratePerSecond)
+    const poll = { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: `sending ${driver.channel} messages`, outage: new OutagePacing(this.log) }
+    this.pollers = Array.from({ length: options.parallelBatches ?? 2 }, () => new Poller(() => this.sendDue(), poll))
+  }
+
+  start(): void {
+    for (const poller of this.pollers) poller.start()
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.pollers.map((poller) => poller.stop()))
+  }
+
+  /** Claims one batch of due messages, sends it and records the results; returns how many were claimed. */
+  async sendDue(): Promise<number> {
+    const now = this.deps.now()
+    const token = randomUUID()
+    const claimed = await messageQueue.claimDue(this.deps.db, { channel: this.driver.channel, now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
+    if (claimed.length === 0) return 0
+    const lease: messageQueue.MessageLease = { token, ids: claimed.map((m) => m.id) }
+    const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))
+    await this.record(lease, batch)
+    return claimed.length
+  }
+
+  /** Renders the claimed messages and sends them under the rate limit; those that cannot be sent end here. */
+  private async send(claimed: messageQueue.ClaimedMessage[]): Promise<Batch<Prepared, O>> {
+    const key = await signingKey(this.deps)
+    const ended: messageQueue.MessageOutcome[] = []
+    const sending: { message: messageQueue.ClaimedMessage; outbound: Outbound }[] = []
+    const campaigns = new Map<number, SendingCampaign<Prepared> | undefined>()
+    for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
+    const notSent = (message: messageQueue.ClaimedMessage, error: string) => ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error })
+    for (const message of claimed) {
+      const campaign = campaigns.get(message.campaignId)
+      if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) notSent(message, 'the campaign was canceled')
+      else if (campaign.prepared instanceof Error) notSent(message, campaign.prepared.message)
+      else {
+        const outbound = this.render(campaign.prepared, message, key)
+        if (outbound instanceof Error) notSent(message, outbound.message)
+        else sending.push({ message, outbound })
+      }
+    }
+    await this.limiter.take(sending.reduce((sum, s) => sum + this.driver.units(s.outbound), 0))
+    const results = sending.length > 0 ? await this.driver.send(sending.map((s) => s.outbound)) : []
+    const done = this.deps.now()
+    const sent = sending.map(({ message }, i) => {
+      const result = results[i] ?? ({ ok: false, retryable: true, reason: 'no result from the channel' } as unknown as Result)
+      return { message, ...this.outcomeOf(message, result, done) }
+    })
+    return { campaigns, ended, sent, done }
+  }
+
+  /** The retry rule of every channel: a temporary failure comes back with backoff until the attempts run out. */
+  private outcomeOf(message: messageQueue.ClaimedMessage, result: Result, now: number): O {
+    if (!result.ok && result.retryable && message.attempts < this.maxAttempts) return this.driver.retryOf(message, result, nextAttemptAt(message.attempts, now))
+    return this.driver.outcomeOf(message, result, now)
+  }
+
+  /**
+   * Records a batch's results in one transaction: the messages this claim still holds, and what the driver
+   * writes for those only (a message whose lease another worker took is that worker's to record).
+   */
+  private async record(lease: messageQueue.MessageLease, { campaigns, ended, sent, done }: Batch<Prepared, O>): Promise<void> {
+    await this.deps.db.transaction().execute(async (tx) => {
+      const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
+      const held = sent.filter((s) => recorded.has(s.message.id))
+      if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
+      await this.driver.afterRecord(tx, held, campaigns, done)
+      for (const [campaignId, campaign] of campaigns) {
+        await finishIfDone(tx, campaignId, done)
+        // Messages of a canceled campaign that were in flight at the cancel end here: pay them back too.
+        if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) await settleCharge(tx, campaign.row, done)
+      }
+    })
+  }
+
+  /** Extends the batch's lease; a message another worker took meanwhile (this one stalled) stays theirs. */
+  private async renew(lease: messageQueue.MessageLease): Promise<void> {
+    const held = await messageQueue.renewLease(this.deps.db, lease, this.deps.now() + this.leaseMs)
+    if (held < lease.ids.length) this.log.warn({ lost: lease.ids.length - held }, 'another worker took messages of a batch in flight')
+  }
+
+  private render(prepared: Prepared, message: messageQueue.ClaimedMessage, key: Buffer): Outbound | Error {
+    try {
+      return this.driver.render(prepared, message, key)
+    } catch (err) {
+      return new Error(`the message could not be rendered: ${(err as Error).message}`)
+    }
+  }
+
+  /** The campaign of a batch's messages, its content prepared by the driver. */
+  private async campaign(id: number): Promise<SendingCampaign<Prepared> | undefined> {
+    const row = await campaignsRepo.findCampaignById(this.deps.db, id)
+    if (!row) return undefined
+    const prepared = this.driver.prepare(row)
+    if (prepared instanceof Error) this.log.warn({ campaignId: id, err: prepared }, 'campaign content cannot be rendered')
+    return { row, prepared }
+  }
+}

@@ -1,0 +1,69 @@
+// The SMS side of the one dispatcher (message-sender.ts): renders the campaign's text for each number, submits
+// through the SMS channel (SMPP or capture), and records the SMSC's part ids so delivery receipts find their
+// message. A submit the SMSC refused for good ends the message as not sent (and so refunded); what a receipt
+// says later moves it to delivered or not delivered (repos/sms-parts.ts).
+import type { Kysely } from 'kysely'
+import type { CampaignRow } from '../storage/repos/campaigns.js'
+import type { ClaimedMessage } from '../storage/repos/message-queue.js'
+import { MESSAGE_STATUS } from '../storage/repos/messages.js'
+import { recordSubmittedParts } from '../storage/repos/sms-parts.js'
+import type { Database } from '../storage/tables.js'
+import type { Render } from '../lib/render.js'
+import type { OutboundSms, SmsChannel, SmsSendResult } from '../delivery/sms/channel.js'
+import { segmentsOf } from '../delivery/sms/text.js'
+import { compileSmsBody } from '../services/sms/pricing.js'
+import type { ChannelDriver, Outcome } from './message-sender.js'
+
+interface PreparedSms {
+  sender: string
+  render: Render
+}
+
+const MAX_ERROR_LENGTH = 1000
+
+type SmsOutcome = Outcome & { providerIds?: readonly string[] }
+
+export function smsDriver(channel: SmsChannel): ChannelDriver<PreparedSms, OutboundSms, SmsSendResult, SmsOutcome> {
+  const prepared = new Map<number, { updatedAt: number; value: PreparedSms | Error }>()
+  return {
+    channel: 'sms',
+    name: channel.name,
+    prepare(campaign: CampaignRow) {
+      const cached = prepared.get(campaign.id)
+      if (cached?.updatedAt === campaign.updatedAt) return cached.value
+      let value: PreparedSms | Error
+      try {
+        value = { sender: campaign.senderName, render: compileSmsBody(campaign.body) }
+      } catch (err) {
+        value = err as Error
+      }
+      // Campaigns sending at once are few: a small map, emptied when it grows.
+      if (prepared.size >= 64) prepared.clear()
+      prepared.set(campaign.id, { updatedAt: campaign.updatedAt, value })
+      return value
+    },
+    render(p, message) {
+      return { from: p.sender, to: message.address, text: p.render(JSON.parse(message.variables) as Record<string, unknown>) }
+    },
+    units(sms) {
+      // The SMSC counts parts: a long text takes as much of the rate as its parts.
+      return segmentsOf(sms.text).segments
+    },
+    send(batch) {
+      return channel.send(batch)
+    },
+    outcomeOf(message: ClaimedMessage, result: SmsSendResult) {
+      if (result.ok) return { recorded: { id: message.id, kind: 'submitted', providerId: result.providerIds[0] ?? '', captured: result.captured === true }, providerIds: result.providerIds }
+      const error = result.reason.slice(0, MAX_ERROR_LENGTH)
+      return { recorded: { id: message.id, kind: 'final', status: MESSAGE_STATUS.notSent, error } }
+    },
+    retryOf(message: ClaimedMessage, result: SmsSendResult, retryAt: number) {
+      const error = result.ok ? '' : result.reason.slice(0, MAX_ERROR_LENGTH)
+      return { recorded: { id: message.id, kind: 'retry', error, retryAt } }
+    },
+    async afterRecord(tx: Kysely<Database>, held, _campaigns, now) {
+      const submitted = held.filter((h) => h.providerIds !== undefined).map((h) => ({ messageId: h.message.id, providerIds: h.providerIds! }))
+      if (submitted.length > 0) await recordSubmittedParts(tx, submitted, now)
+    },
+  }
+}

@@ -1,0 +1,175 @@
+// SMS campaigns (API.md 2.11, 4.11): created priced and paid in one transaction (not enough money → nothing
+// stored), their messages queued on the same dispatcher as email (dispatcher/sms-driver.ts), read back with
+// each number's status, canceled before sending starts with the refund, deleted.
+import * as campaignsRepo from '../../storage/repos/campaigns.js'
+import * as messageQueue from '../../storage/repos/message-queue.js'
+import * as smsCampaigns from '../../storage/repos/sms-campaigns.js'
+import * as accountsRepo from '../../storage/repos/accounts.js'
+import { shortenLinks } from '../../tracking/short-links.js'
+import { formatMicros } from '../../lib/money.js'
+import { toWireDate } from '../../lib/wire-date.js'
+import { AppError } from '../errors.js'
+import { requirePlan } from '../accounts/plans.js'
+import { moveCampaign, settleCharge } from '../email/campaign-lifecycle.js'
+import type { Deps } from '../types.js'
+import { bodyOf, optionsOf, routeOf, senderOf, sendTimeOf, type SmsCampaignInput } from './campaign-input.js'
+import { audienceOfList, audienceOfNumbers, type Audience } from './recipients.js'
+import { priceRecipients } from './pricing.js'
+import { requireActiveSmsSender } from './senders.js'
+
+const { CAMPAIGN_STATUS } = campaignsRepo
+/** From this many recipients on, a campaign passes moderation (as email, API.md 3.3 and 3.4). */
+const MODERATED_FROM = 20
+
+const campaignNotFound = () => new AppError('not_found', 'Campaign not found')
+
+export interface CreatedSmsCampaign {
+  id: number
+  exceptions: number
+  sends: number
+}
+
+/** POST /sms/campaigns (`addressBookId`) and POST /sms/send (`phones`). */
+export async function createSmsCampaign(deps: Deps, accountId: number, input: SmsCampaignInput, source: 'list' | 'numbers'): Promise<CreatedSmsCampaign> {
+  const now = deps.now()
+  const sender = senderOf(input)
+  let body = bodyOf(input)
+  const options = optionsOf(input)
+  const { sendAt, scheduled } = sendTimeOf(input.date, now)
+  if (source === 'list' && input.addressBookId === undefined) throw new AppError('invalid', 'Argument addressBookId is missing')
+  if (source === 'numbers' && (input.phones ?? []).length === 0) throw new AppError('invalid', 'Argument phones is missing')
+  if (source === 'list' && input.use_dynamic_list) await requirePlan(deps, accountId, 'dynamicLists')
+  await requireActiveSmsSender(deps, accountId, sender)
+  const account = await accountsRepo.findAccountById(deps.db, accountId)
+  if (!account) throw campaignNotFound()
+  const audience = source === 'list' ? await audienceOfList(deps, accountId, input.addressBookId!) : await audienceOfNumbers(deps, accountId, input.phones!)
+  const emulated = input.emulate === true
+  const held = !emulated && deps.config.moderation === 'manual' && audience.recipients.length >= MODERATED_FROM
+
+  const id = await deps.db.transaction().execute(async (tx) => {
+    const id = await campaignsRepo.insertCampaign(tx, {
+      ...SMS_DEFAULTS,
+      accountId,
+      name: `SMS ${toWireDate(now)}`,
+      status: emulated ? CAMPAIGN_STATUS.emulated : audience.recipients.length === 0 ? CAMPAIGN_STATUS.noActiveAddresses : held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending,
+      senderName: sender,
+      body,
+      listIds: source === 'list' ? [input.addressBookId!] : [],
+      sendAt,
+      scheduled,
+      useDynamicList: input.use_dynamic_list === true,
+      allEmailQty: audience.recipients.length,
+      currency: account.currency,
+      channel: 'sms',
+      channelOptions: JSON.stringify(options),
+      now,
+    })
+    // Links are shortened before pricing: the short link is what the recipient's text holds and pays for.
+    if (options.linkTracking) {
+      body = await shortenLinks(tx, { campaignId: id, body, publicUrl: deps.config.publicUrl, withProtocol: options.linkProtocol, now })
+      await campaignsRepo.setBody(tx, id, body, now)
+    }
+    const { messages, totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route: options.route })
+    if (!emulated) await writeOff(tx, { accountId, campaignId: id, micros: totalMicros, currency: account.currency, count: messages.length, now })
+    await messageQueue.insertSmsMessages(tx, { campaignId: id, accountId, queued: !emulated && !held, sendAt, now }, messages)
+    return id
+  })
+  return { id, exceptions: audience.exceptions, sends: emulated ? 0 : audience.recipients.length }
+}
+
+/** The fields of the campaigns table that only email uses. */
+const SMS_DEFAULTS: Omit<campaignsRepo.NewCampaign, 'accountId' | 'name' | 'status' | 'senderName' | 'body' | 'listIds' | 'sendAt' | 'scheduled' | 'useDynamicList' | 'allEmailQty' | 'currency' | 'now'> = {
+  isTest: false,
+  senderEmail: '',
+  subject: '',
+  bodyAmp: null,
+  templateId: null,
+  lang: '',
+  segmentId: null,
+  attachments: [],
+  trackOpens: false,
+  trackClicks: false,
+  utmCampaign: null,
+  tariffEmailQty: 0,
+  paidEmailQty: 0,
+  priceMicros: 0,
+  chargedMicros: 0,
+}
+
+/** Pays for the campaign under the account's lock, so two campaigns created at once cannot spend the same money. */
+async function writeOff(
+  tx: Parameters<typeof accountsRepo.lockAccount>[0],
+  c: { accountId: number; campaignId: number; micros: number; currency: string; count: number; now: number },
+): Promise<void> {
+  if (c.micros === 0) return
+  await accountsRepo.lockAccount(tx, c.accountId)
+  if ((await accountsRepo.sumBalanceMicros(tx, c.accountId)) < c.micros) {
+    throw new AppError('invalid', `Not enough money on the balance: sending to ${c.count} numbers costs ${formatMicros(c.micros, 4)} ${c.currency}`, { publishedCode: 14 })
+  }
+  await accountsRepo.recordLedgerEntry(tx, { accountId: c.accountId, amountMicros: -c.micros, kind: 'write_off', note: `sms campaign ${c.campaignId}`, now: c.now })
+  await campaignsRepo.setChargedMicros(tx, c.campaignId, c.micros, c.now)
+}
+
+export interface SmsCostQuery {
+  addressBookId?: number
+  phones?: unknown[]
+  body?: string
+  sender?: string
+  route?: Record<string, string>
+}
+
+/** GET /sms/campaigns/cost: the list wins when both are given (COMPAT.md "SMS and Viber" 8). */
+export async function smsCampaignCost(deps: Deps, accountId: number, query: SmsCostQuery): Promise<{ priceMicros: number; currency: string }> {
+  const body = bodyOf(query)
+  senderOf(query)
+  const route = routeOf(query)
+  let audience: Audience
+  if (query.addressBookId !== undefined) audience = await audienceOfList(deps, accountId, query.addressBookId)
+  else if ((query.phones ?? []).length > 0) audience = await audienceOfNumbers(deps, accountId, query.phones!)
+  else throw new AppError('invalid', 'Argument addressBookId or phones is missing: give a list or numbers')
+  const account = await accountsRepo.findAccountById(deps.db, accountId)
+  const { totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route })
+  return { priceMicros: totalMicros, currency: account?.currency ?? deps.config.defaultCurrency }
+}
+
+export async function getSmsCampaign(deps: Deps, accountId: number, id: number): Promise<campaignsRepo.CampaignRow> {
+  const campaign = await campaignsRepo.findCampaign(deps.db, accountId, id, 'sms')
+  if (!campaign) throw campaignNotFound()
+  return campaign
+}
+
+/** A campaign and each number's message, for GET /sms/campaigns/info/{id}. */
+export async function smsCampaignInfo(deps: Deps, accountId: number, id: number): Promise<{ campaign: campaignsRepo.CampaignRow; numbers: smsCampaigns.NumberStatus[] }> {
+  const campaign = await getSmsCampaign(deps, accountId, id)
+  return { campaign, numbers: await smsCampaigns.numbersOf(deps.db, id) }
+}
+
+/** GET /sms/campaigns/list: created between the dates, emulated ones left out. */
+export async function listSmsCampaigns(deps: Deps, accountId: number, range: { from?: number; to?: number }): Promise<campaignsRepo.CampaignRow[]> {
+  return smsCampaigns.listSmsCampaigns(deps.db, accountId, range)
+}
+
+/** PUT /sms/campaigns/cancel/{id}: only before its first message went out; what was paid is given back. */
+export async function cancelSmsCampaign(deps: Deps, accountId: number, id: number): Promise<void> {
+  const campaign = await getSmsCampaign(deps, accountId, id)
+  if (campaign.status === CAMPAIGN_STATUS.canceled) return
+  if (![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2)) throw new AppError('invalid', 'The campaign cannot be canceled: it is not waiting to be sent')
+  await deps.db.transaction().execute(async (tx) => {
+    await campaignsRepo.lockCampaign(tx, id)
+    if (await smsCampaigns.hasStarted(tx, id)) throw new AppError('invalid', 'The campaign cannot be canceled: sending has started')
+    const now = deps.now()
+    await messageQueue.endUnsent(tx, id, now)
+    await moveCampaign(tx, { id, from: [CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.canceled, now, extra: { finished_at: now } })
+    await settleCharge(tx, campaign, now)
+  })
+}
+
+/** DELETE /sms/campaigns: a campaign not yet sent is canceled (and paid back) first; one being sent stays. */
+export async function deleteSmsCampaign(deps: Deps, accountId: number, id: number): Promise<void> {
+  const campaign = await getSmsCampaign(deps, accountId, id)
+  if ([CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2)) {
+    if (await smsCampaigns.hasUnfinishedStarted(deps.db, id)) throw new AppError('invalid', 'The campaign is being sent: it can be deleted when sending ends')
+    await cancelSmsCampaign(deps, accountId, id)
+  }
+  await deps.db.transaction().execute(async (tx) => smsCampaigns.deleteSmsCampaign(tx, id))
+}

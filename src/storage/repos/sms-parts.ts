@@ -1,0 +1,80 @@
+// Submitted SMS parts and their delivery receipts. The SMSC may send a receipt before the worker has stored the
+// submit's answer (both travel on one connection, but the answer is recorded with its batch): whichever comes
+// first creates the part's row, the second completes it, and a message is settled once it has its parts' ids
+// and their final receipts — so a receipt is never lost to that race.
+import type { Kysely } from 'kysely'
+import type { Database } from '../tables.js'
+import { MESSAGE_STATUS } from './messages.js'
+
+/** Receipt states that end a part (delivery/sms/channel.ts DeliveryReceipt). */
+const FAILED_STATES = ['undeliverable', 'expired', 'rejected', 'deleted', 'unknown'] as const
+
+export interface ReceiptRecord {
+  providerId: string
+  state: string
+  final: boolean
+  error?: string
+  at: number
+}
+
+/** Records the SMSC's ids of submitted messages' parts, then settles those whose receipts came first. */
+export async function recordSubmittedParts(db: Kysely<Database>, submitted: readonly { messageId: number; providerIds: readonly string[] }[], now: number): Promise<void> {
+  const rows = submitted.flatMap((s) => s.providerIds.map((id) => ({ provider_id: id, message_id: s.messageId, created_at: now })))
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('sms_parts')
+      .values(rows.slice(i, i + 1000))
+      .onConflict((oc) => oc.column('provider_id').doUpdateSet((eb) => ({ message_id: eb.ref('excluded.message_id') })))
+      .execute()
+  }
+  await settleMessages(db, submitted.map((s) => s.messageId), now)
+}
+
+/**
+ * Stores receipts (a final state is never replaced by a later intermediate one) and settles the messages they
+ * complete; returns how many receipts belonged to a known message.
+ */
+export async function recordReceipts(db: Kysely<Database>, receipts: readonly ReceiptRecord[], now: number): Promise<number> {
+  for (const r of receipts) {
+    const values = { provider_id: r.providerId, state: r.state, error: r.error ?? null, received_at: r.at, created_at: now }
+    await db
+      .insertInto('sms_parts')
+      .values(values)
+      .onConflict((oc) => {
+        const update = oc.column('provider_id').doUpdateSet({ state: values.state, error: values.error, received_at: values.received_at })
+        return r.final ? update : update.where('sms_parts.state', 'is', null)
+      })
+      .execute()
+  }
+  const ids = receipts.map((r) => r.providerId)
+  const known = ids.length === 0 ? [] : await db.selectFrom('sms_parts').select('message_id').where('provider_id', 'in', ids).where('message_id', 'is not', null).execute()
+  await settleMessages(db, [...new Set(known.map((k) => Number(k.message_id)))], now)
+  return known.length
+}
+
+/**
+ * Moves sent messages whose parts all have a final receipt: delivered (2) when every part was, otherwise
+ * unavailable (8) with the receipt's state. Only sent messages move: one ended otherwise stays as it is.
+ */
+async function settleMessages(db: Kysely<Database>, messageIds: readonly number[], now: number): Promise<void> {
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const ids = messageIds.slice(i, i + 500)
+    const messages = await db.selectFrom('messages').select(['id', 'parts']).where('id', 'in', ids).where('status', '=', MESSAGE_STATUS.sent).execute()
+    if (messages.length === 0) continue
+    const parts = await db.selectFrom('sms_parts').select(['message_id', 'state', 'error']).where('message_id', 'in', messages.map((m) => m.id)).execute()
+    const delivered: number[] = []
+    for (const message of messages) {
+      const own = parts.filter((p) => Number(p.message_id) === Number(message.id))
+      const failed = own.find((p) => (FAILED_STATES as readonly (string | null)[]).includes(p.state))
+      if (failed) {
+        const error = `${failed.state}${failed.error ? ` (err:${failed.error})` : ''}`
+        await db.updateTable('messages').set({ status: MESSAGE_STATUS.unavailable, last_error: error, updated_at: now }).where('id', '=', message.id).where('status', '=', MESSAGE_STATUS.sent).execute()
+      } else if (own.filter((p) => p.state === 'delivered').length >= Number(message.parts ?? 1)) {
+        delivered.push(Number(message.id))
+      }
+    }
+    if (delivered.length > 0) {
+      await db.updateTable('messages').set({ status: MESSAGE_STATUS.delivered, updated_at: now }).where('id', 'in', delivered).where('status', '=', MESSAGE_STATUS.sent).execute()
+    }
+  }
+}
