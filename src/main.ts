@@ -10,6 +10,8 @@ import * as tags from './services/audience/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
 import { emailSender } from './dispatcher/email-driver.js'
+import { smsSender } from './dispatcher/sms-sender.js'
+import { smsChannel } from './delivery/sms/registry.js'
 import { WebhookSender } from './dispatcher/webhook-sender.js'
 import { campaignJobHandlers } from './services/email/campaign-lifecycle.js'
 import { emailChannel } from './delivery/registry.js'
@@ -74,25 +76,30 @@ export interface Stoppable {
   stop(): Promise<void>
 }
 
-/** The background work of a process: queued jobs, the outbox of service emails, campaign messages and webhooks. */
+/** The background work of a process: queued jobs, the outbox of service emails, campaign messages (email and SMS) and webhooks. */
 export function startDispatch(deps: Deps): Stoppable {
   const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
   const campaigns = emailSender(deps, channel)
+  const sms = smsChannel(deps.config, deps.log)
+  const smsCampaigns = smsSender(deps, sms)
   const webhooks = new WebhookSender(deps)
   jobs.start()
   outbox.start()
   campaigns.start()
+  smsCampaigns.start()
   webhooks.start()
-  deps.log.info({ channel: channel.name }, 'dispatching jobs and email')
+  deps.log.info({ channel: channel.name, sms: sms.name }, 'dispatching jobs, email and SMS')
   return {
     stop: async () => {
       await jobs.stop()
       await outbox.stop()
       await campaigns.stop()
+      await smsCampaigns.stop()
       await webhooks.stop()
       await channel.close()
+      await sms.close()
     },
   }
 }

@@ -1,9 +1,10 @@
 // The public tracking endpoints behind the links of campaign emails (TIDINGS_PUBLIC_URL/t/…, /archive/…; the
-// web version and the archived copy at TIDINGS_CONTENT_URL when set).
+// web version and the archived copy at TIDINGS_CONTENT_URL when set) and the short links of SMS (/s/…).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import * as tracking from './readers.js'
 import { trackingLinks } from './message-links.js'
+import { followShortLink } from './short-links.js'
 import type { Deps } from '../services/types.js'
 import { expiredUnsubscribePage, notFoundPage, unsubscribePage } from './unsubscribe-page.js'
 import { contentOriginRedirect, sendPage } from '../api/pages/public-page.js'
@@ -13,6 +14,7 @@ const tags = ['Public pages']
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64')
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
+const ShortLinkParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 16, pattern: '^[A-Za-z0-9]+$' }) })
 const ClickParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), index: Type.Integer({ minimum: 0, maximum: 10_000 }) })
 
 /** Answers the customer's HTML of a web version or archived copy, only at the content origin when one is set. */
@@ -43,6 +45,12 @@ export function trackingRoutes(deps: Deps) {
     app.get('/t/:token/c/:index', { schema: { tags, summary: 'Click redirect (only to links of that message)', params: ClickParams }, config }, async (request, reply) => {
       const { token, index } = request.params as { token: string; index: number }
       const target = await tracking.followLink(deps, token, index)
+      if (!target) return sendPage(reply, 404, notFoundPage())
+      return reply.status(302).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(target)
+    })
+
+    app.get('/s/:code', { schema: { tags, summary: 'Short tracked link of an SMS campaign', params: ShortLinkParams }, config }, async (request, reply) => {
+      const target = await followShortLink(deps.db, (request.params as { code: string }).code)
       if (!target) return sendPage(reply, 404, notFoundPage())
       return reply.status(302).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(target)
     })

@@ -61,7 +61,7 @@ export async function insertContacts(
 
 /** A snapshot of every table's rows, to prove that a rejected request changed nothing. */
 export async function snapshotDatabase(deps: Deps): Promise<Record<string, unknown[]>> {
-  const byId = ['accounts', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts', 'tags', 'senders', 'jobs', 'outbox', 'templates', 'campaigns', 'messages'] as const
+  const byId = ['accounts', 'api_keys', 'ledger_entries', 'address_books', 'address_book_variables', 'contacts', 'tags', 'senders', 'jobs', 'outbox', 'templates', 'campaigns', 'messages', 'list_phones', 'sms_senders'] as const
   const out: Record<string, unknown[]> = {}
   for (const table of byId) out[table] = await deps.db.selectFrom(table).selectAll().orderBy('id').execute()
   out.access_tokens = await deps.db.selectFrom('access_tokens').selectAll().orderBy('token_hash').execute()
@@ -70,6 +70,9 @@ export async function snapshotDatabase(deps: Deps): Promise<Record<string, unkno
   out.settings = await deps.db.selectFrom('settings').selectAll().orderBy('key').execute()
   out.campaign_lists = await deps.db.selectFrom('campaign_lists').selectAll().orderBy(['campaign_id', 'address_book_id']).execute()
   out.campaign_link_clicks = await deps.db.selectFrom('campaign_link_clicks').selectAll().orderBy(['campaign_id', 'link']).execute()
+  out.sms_blacklist = await deps.db.selectFrom('sms_blacklist').selectAll().orderBy(['account_id', 'phone']).execute()
+  out.sms_parts = await deps.db.selectFrom('sms_parts').selectAll().orderBy('provider_id').execute()
+  out.short_links = await deps.db.selectFrom('short_links').selectAll().orderBy('code').execute()
   out.contact_counts = await deps.db.selectFrom('contact_counts').selectAll().orderBy(['address_book_id', 'status', 'with_phone']).execute()
   return out
 }

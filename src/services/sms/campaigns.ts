@@ -153,7 +153,7 @@ export async function listSmsCampaigns(deps: Deps, accountId: number, range: { f
 export async function cancelSmsCampaign(deps: Deps, accountId: number, id: number): Promise<void> {
   const campaign = await getSmsCampaign(deps, accountId, id)
   if (campaign.status === CAMPAIGN_STATUS.canceled) return
-  if (![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2)) throw new AppError('invalid', 'The campaign cannot be canceled: it is not waiting to be sent')
+  if (![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2)) throw new AppError('invalid', 'The campaign cannot be canceled: its sending has started or ended')
   await deps.db.transaction().execute(async (tx) => {
     await campaignsRepo.lockCampaign(tx, id)
     if (await smsCampaigns.hasStarted(tx, id)) throw new AppError('invalid', 'The campaign cannot be canceled: sending has started')
