@@ -14,6 +14,7 @@ import { smsSender } from './dispatcher/sms-sender.js'
 import { smsChannel } from './delivery/sms/registry.js'
 import { WebhookSender } from './dispatcher/webhook-sender.js'
 import { campaignJobHandlers } from './services/email/campaign-lifecycle.js'
+import { smsJobHandlers } from './services/sms/dynamic-list.js'
 import { emailChannel } from './delivery/registry.js'
 import { startBounceListener, type BounceListener } from './delivery/email/bounce-listener.js'
 import * as bounces from './services/email/bounces.js'
@@ -78,7 +79,7 @@ export interface Stoppable {
 
 /** The background work of a process: queued jobs, the outbox of service emails, campaign messages (email and SMS) and webhooks. */
 export function startDispatch(deps: Deps): Stoppable {
-  const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers })
+  const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers, ...smsJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
   const campaigns = emailSender(deps, channel)

@@ -12,7 +12,8 @@ import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import * as messageQueue from '../storage/repos/message-queue.js'
 import type { Database } from '../storage/tables.js'
-import { finishIfDone, settleCharge } from '../services/email/campaign-lifecycle.js'
+import { finishIfDone } from '../services/sending/campaign-status.js'
+import { settleCharge } from '../services/sending/settlement.js'
 import { signingKey } from '../tracking/signing-key.js'
 import { RateLimiter } from '../lib/rate-limiter.js'
 import type { Deps } from '../services/types.js'
@@ -87,7 +88,7 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     private readonly driver: ChannelDriver<Prepared, Outbound, Result, O>,
     options: MessageSenderOptions,
   ) {
-    this.log = deps.log.child({ component: 'campaigns', channel: driver.name })
+    this.log = deps.log.child({ component: `${driver.channel} campaigns`, channel: driver.name })
     this.batchSize = options.batchSize ?? 50
     this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
     this.maxAttempts = options.maxAttempts ?? 8

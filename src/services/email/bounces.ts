@@ -11,7 +11,7 @@ import { unsubscribeMessage } from '../../tracking/readers.js'
 import { verifyingKeys } from '../../tracking/signing-key.js'
 import { findCampaignById } from '../../storage/repos/campaigns.js'
 import { messageEventSource, recordMessageEvents } from '../events/events.js'
-import { finishIfDone } from './campaign-lifecycle.js'
+import { finishIfDone } from '../sending/campaign-status.js'
 import type { WebhookAction } from '../events/webhooks.js'
 import type { Deps } from '../types.js'
 

@@ -1,8 +1,8 @@
 // The lifecycle of a campaign after it is created (API.md 3.3): recipients are copied into messages in
 // batches, each batch a job of its own (a restart resumes at the next batch, never repeats a finished one),
 // then the campaign waits for moderation or goes straight to sending, and ends when every message has its
-// final status. The copy pays for what it copies beyond the write-off at creation (payForCopied); what was
-// written off for recipients that got nothing is given back to the balance (settleCharge).
+// final status (services/sending/). The copy pays for what it copies beyond the write-off at creation
+// (payForCopied); what was written off for recipients that got nothing is given back (sending/settlement.ts).
 import type { Kysely } from 'kysely'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
 import * as messageQueue from '../../storage/repos/message-queue.js'
@@ -14,7 +14,8 @@ import { CONTACT_STATUS, findContact } from '../../storage/repos/contacts.js'
 import { findBlacklistedEmails } from '../../storage/repos/blacklist.js'
 import type { Database } from '../../storage/tables.js'
 import type { JobHandler } from '../../dispatcher/jobs.js'
-import { recordCampaignStatus } from '../events/events.js'
+import { finishIfDone, moveCampaign } from '../sending/campaign-status.js'
+import { settleCharge } from '../sending/settlement.js'
 import type { Deps } from '../types.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo
@@ -113,26 +114,6 @@ async function finishSnapshot(deps: Deps, tx: Kysely<Database>, campaign: campai
   if (!held) await finishIfDone(tx, campaign.id, now)
 }
 
-/** Moves a campaign's status (campaignsRepo.moveStatus) and records the task_status_update event with it. */
-export async function moveCampaign(db: Kysely<Database>, change: campaignsRepo.StatusChange): Promise<boolean> {
-  const moved = await campaignsRepo.moveStatus(db, change)
-  if (moved) await recordCampaignStatus(db, { accountId: moved.accountId, campaignId: change.id, campaignName: moved.name, status: change.to }, change.now)
-  return moved !== undefined
-}
-
-/**
- * Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. `db` is the transaction
- * that just finished some of them: the campaign lock makes two such transactions look one after the other, so
- * the second sees the first's messages final (under READ COMMITTED both could otherwise see the other's as not).
- */
-export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
-  await campaignsRepo.lockCampaign(db, campaignId)
-  if (await messageQueue.hasUnfinished(db, campaignId)) return
-  const extra = { finished_at: now }
-  if (await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
-  await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.test], to: CAMPAIGN_STATUS.testSent, now, extra })
-}
-
 /**
  * Charges the recipients copied beyond what was written off at creation, whose count was the lists' then: a dynamic
  * list read at the sending time, contacts added while the copy waited in the queue. Under the account's lock, like
@@ -158,16 +139,4 @@ async function payForCopied(tx: Kysely<Database>, campaign: campaignsRepo.Campai
     await campaignsRepo.addCharge(tx, campaign.id, { micros: more * price, emails: more }, now)
   }
   return total - paid - more
-}
-
-/** Gives back what was written off for recipients without a message, or whose message was never sent. */
-export async function settleCharge(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, now: number): Promise<void> {
-  // A free email campaign has nothing to give back; an SMS campaign's price is on its messages.
-  if (campaign.priceMicros === 0 && campaign.channel === 'email') return
-  const fair = await messageStats.owedMicros(db, campaign.id, campaign.priceMicros)
-  const current = (await campaignsRepo.findCampaignById(db, campaign.id))?.chargedMicros ?? campaign.chargedMicros
-  if (fair >= current) return
-  const note = campaign.channel === 'email' ? `campaign ${campaign.id}` : `${campaign.channel} campaign ${campaign.id}`
-  await accountsRepo.recordLedgerEntry(db, { accountId: campaign.accountId, amountMicros: current - fair, kind: 'refund', note, now })
-  await campaignsRepo.setChargedMicros(db, campaign.id, fair, now)
 }

@@ -1,6 +1,6 @@
 // A campaign's messages as its recipients got them (GET /outbox?campaign_id=, `tidings outbox --campaign`):
 // rendered again from the message rows, which hold everything that made them, so nothing is stored twice.
-// With no relay configured this is where captured campaign emails can be read.
+// With no relay configured this is where captured campaign emails can be read; an SMS campaign's texts too.
 import * as messagesRepo from '../../storage/repos/messages.js'
 import { renderMessage } from '../../delivery/email/campaign-content.js'
 import { getCampaign } from './campaigns.js'
@@ -8,9 +8,12 @@ import { addressingOf } from '../../tracking/message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
 import { signingKey } from '../../tracking/signing-key.js'
 import type { ListedEmail } from './outbox.js'
+import { listSmsOutbox } from '../sms/outbox.js'
 import type { Deps, Page } from '../types.js'
 
 export async function listCampaignOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[]> {
+  const texts = await listSmsOutbox(deps, accountId, campaignId, page)
+  if (texts) return texts
   const campaign = await getCampaign(deps, accountId, campaignId)
   const prepared = preparedCampaign(campaign)
   const key = await signingKey(deps)

@@ -13,7 +13,9 @@ import { AppError } from '../errors.js'
 import { requireActiveSender } from './senders.js'
 import { requirePlan } from '../accounts/plans.js'
 import { ampOf, attachmentsOf, contentOf, draftOf, listsOf, sendTimeOf, type CreateCampaignInput } from './campaign-input.js'
-import { finishIfDone, moveCampaign, queueSnapshot, settleCharge, willBeCopied } from './campaign-lifecycle.js'
+import { queueSnapshot, willBeCopied } from './campaign-lifecycle.js'
+import { finishIfDone, moveCampaign } from '../sending/campaign-status.js'
+import { settleCharge } from '../sending/settlement.js'
 import type { Deps, Page } from '../types.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo

@@ -12,7 +12,7 @@ import type { Page } from '../types.js'
 export type ServiceEmail = outboxRepo.NewOutboxEmail
 export type OutboxEmail = outboxRepo.OutboxEmail
 /** An email as the outbox lists it: a service email, or a campaign message (kind `campaign`). */
-export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' }
+export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' | 'sms' }
 export type Mailbox = outboxRepo.Mailbox
 
 /** What stands in an email's shown copy for the secret it carries. */

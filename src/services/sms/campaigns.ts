@@ -10,12 +10,14 @@ import { formatMicros } from '../../lib/money.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { AppError } from '../errors.js'
 import { requirePlan } from '../accounts/plans.js'
-import { moveCampaign, settleCharge } from '../email/campaign-lifecycle.js'
+import { moveCampaign } from '../sending/campaign-status.js'
+import { settleCharge } from '../sending/settlement.js'
 import type { Deps } from '../types.js'
 import { bodyOf, optionsOf, routeOf, senderOf, sendTimeOf, type SmsCampaignInput } from './campaign-input.js'
 import { audienceOfList, audienceOfNumbers, type Audience } from './recipients.js'
 import { priceRecipients } from './pricing.js'
 import { requireActiveSmsSender } from './senders.js'
+import { queueDynamicListTopUp } from './dynamic-list.js'
 
 const { CAMPAIGN_STATUS } = campaignsRepo
 /** From this many recipients on, a campaign passes moderation (as email, API.md 3.3 and 3.4). */
@@ -72,6 +74,7 @@ export async function createSmsCampaign(deps: Deps, accountId: number, input: Sm
     const { messages, totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route: options.route })
     if (!emulated) await writeOff(tx, { accountId, campaignId: id, micros: totalMicros, currency: account.currency, count: messages.length, now })
     await messageQueue.insertSmsMessages(tx, { campaignId: id, accountId, queued: !emulated && !held, sendAt, now }, messages)
+    if (input.use_dynamic_list && source === 'list' && scheduled && !emulated) await queueDynamicListTopUp(tx, { id, accountId }, { now, runAt: sendAt })
     return id
   })
   return { id, exceptions: audience.exceptions, sends: emulated ? 0 : audience.recipients.length }

@@ -198,15 +198,15 @@ export interface StatusChange {
 }
 
 /** Moves a campaign to `to` when it is in one of `from`; what it moved, or undefined when it was not there. */
-export async function moveStatus(db: Kysely<Database>, change: StatusChange): Promise<{ accountId: number; name: string } | undefined> {
+export async function moveStatus(db: Kysely<Database>, change: StatusChange): Promise<{ accountId: number; name: string; channel: CampaignChannel } | undefined> {
   const row = await db
     .updateTable('campaigns')
     .set({ status: change.to, updated_at: change.now, ...change.extra })
     .where('id', '=', change.id)
     .where('status', 'in', [...change.from])
-    .returning(['account_id', 'name'])
+    .returning(['account_id', 'name', 'channel'])
     .executeTakeFirst()
-  return row && { accountId: Number(row.account_id), name: row.name }
+  return row && { accountId: Number(row.account_id), name: row.name, channel: row.channel as CampaignChannel }
 }
 
 /**

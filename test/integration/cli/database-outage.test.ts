@@ -12,7 +12,7 @@ import { startEmbeddedPostgres, type PostgresServer } from '../../helpers/postgr
 
 const run = promisify(execFile)
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
-const DISPATCHER_COMPONENTS = new Set(['jobs', 'outbox', 'campaigns', 'webhooks'])
+const DISPATCHER_COMPONENTS = new Set(['jobs', 'outbox', 'email campaigns', 'sms campaigns', 'webhooks'])
 /** The API must answer within this while the database is away: its connect timeout is 5 s, a refused connection instant. */
 const ANSWER_WITHIN_MS = 8000
 

@@ -108,6 +108,12 @@ for (const dialect of DIALECTS) {
       const [number] = (await smsCampaignInfo(t, setup.account, id)).task_phones_info
       assert.equal(number!.status, 2)
       assert.equal(number!.status_explain, 'Delivered')
+      // Captured, the text is readable in the outbox.
+      const outbox = await t.call(setup.account, { method: 'GET', url: '/outbox', query: { campaign_id: String(id) } })
+      assert.deepEqual(outbox.json<{ kind: string; to: string; text: string; status: string; from_name: string }[]>().map((m) => [m.kind, m.to, m.text, m.status, m.from_name]), [['sms', '447400123456', 'Sale today', 'captured', setup.sender]])
+      // API.md 6 has no SMS events: the campaign's start and end make no task_status_update.
+      const events = await t.deps.db.selectFrom('events').select('action').where('account_id', '=', setup.account.id).execute()
+      assert.deepEqual(events, [])
     })
 
     it('refuses a campaign the balance cannot pay, storing nothing', async () => {

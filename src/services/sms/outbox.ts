@@ -1,0 +1,31 @@
+// An SMS campaign's texts as their numbers got them (GET /outbox?campaign_id=, `tidings outbox --campaign`):
+// rendered again from the message rows. With no SMSC configured (capture) this is where they can be read.
+import * as messagesRepo from '../../storage/repos/messages.js'
+import * as campaignsRepo from '../../storage/repos/campaigns.js'
+import type { ListedEmail } from '../email/outbox.js'
+import type { Deps, Page } from '../types.js'
+import { compileSmsBody } from './pricing.js'
+
+/** The campaign's texts, or undefined when the account has no SMS campaign of that id. */
+export async function listSmsOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[] | undefined> {
+  const campaign = await campaignsRepo.findCampaign(deps.db, accountId, campaignId, 'sms')
+  if (!campaign) return undefined
+  const render = compileSmsBody(campaign.body)
+  const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
+  return messages.map((m) => ({
+    id: m.id,
+    accountId,
+    kind: 'sms',
+    from: { email: '', name: campaign.senderName },
+    to: m.address,
+    subject: '',
+    html: '',
+    text: render(JSON.parse(m.variables) as Record<string, unknown>),
+    status: messagesRepo.UNFINISHED.includes(m.status) ? 'queued' : m.sentAt === null ? 'failed' : m.captured ? 'captured' : 'sent',
+    attempts: m.attempts,
+    providerId: null,
+    lastError: m.lastError,
+    createdAt: campaign.createdAt,
+    sentAt: m.sentAt,
+  }))
+}
