@@ -60,6 +60,10 @@ export interface Smsc {
   receiptAnswers: { messageId: string; status: number }[]
   /** Receipts the ESME acknowledged with ESME_ROK, counted even when not recorded. */
   receiptsAcknowledged: number
+  /** enquire_link received. */
+  enquireLinks: number
+  /** Answer enquire_link (default true); false plays a connection that silently died. */
+  answerEnquireLink: boolean
   /** The most submit_sm received and not yet answered at one time. */
   maxOutstanding: number
   /** `after` the submit_sm_resp (default), `before` it (the race), or `none`. */
@@ -130,6 +134,8 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
     receiptAnswers: [],
     receiptsAcknowledged: 0,
     maxOutstanding: 0,
+    enquireLinks: 0,
+    answerEnquireLink: true,
     receipts: 'after',
     receiptStat: () => 'DELIVRD',
     receiptTlvs: false,
@@ -242,7 +248,9 @@ export async function startSmsc(options: SmscOptions = {}): Promise<Smsc> {
         case 'submit_sm':
           return onSubmit(session, pdu, lastRead())
         case 'enquire_link':
-          return void session.send(pdu.response())
+          smsc.enquireLinks++
+          if (smsc.answerEnquireLink) session.send(pdu.response())
+          return
         case 'unbind':
           session.send(pdu.response())
           return session.close()

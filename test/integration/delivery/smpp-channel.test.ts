@@ -181,6 +181,30 @@ describe('SMPP channel', () => {
     assert.equal(sent!.ok, true)
   })
 
+  it('answers retryable while the SMSC is stopped, and sends again once it is back on the same port', async () => {
+    const { smsc, channel } = await setup()
+    assert.ok((await channel.send([sms('447700900001', 'before')]))[0]!.ok)
+    const port = smsc.port
+    await smsc.stop()
+    const [during] = await channel.send([sms('447700900001', 'during')])
+    assert.deepEqual([during!.ok, !during!.ok && during!.retryable], [false, true])
+    await smsc.start()
+    assert.equal(smsc.port, port)
+    assert.ok((await sendWhenBound(channel, [sms('447700900001', 'after')]))[0]!.ok)
+    assert.deepEqual(smsc.messages().map((m) => m.text), ['before', 'after'])
+  })
+
+  it('keeps the bind alive with enquire_link, and binds again when the SMSC stops answering them', async () => {
+    const { smsc, channel } = await setup({ enquireLinkSeconds: 0.05, responseTimeoutMs: 200 })
+    assert.ok((await channel.send([sms('447700900001', 'hi')]))[0]!.ok)
+    await waitFor('three keep-alives', () => smsc.enquireLinks >= 3)
+    assert.equal(smsc.binds.length, 1, 'answered keep-alives keep the bind')
+    smsc.answerEnquireLink = false
+    await waitFor('a new bind', () => smsc.binds.length === 2)
+    smsc.answerEnquireLink = true
+    assert.ok((await sendWhenBound(channel, [sms('447700900001', 'hi')]))[0]!.ok)
+  })
+
   it('answers retryable when the SMSC does not answer a submit in time', async () => {
     const { smsc, channel } = await setup({ responseTimeoutMs: 300 })
     smsc.respondDelayMs = 2000
