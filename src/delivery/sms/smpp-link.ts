@@ -76,6 +76,11 @@ export class SmppLink {
     return this.call(session, command, fields)
   }
 
+  /** Drops the connection (the next bind follows after the usual pause). */
+  reconnect(reason: string): void {
+    if (this.session && this.state === 'bound') this.abandon(this.session, reason)
+  }
+
   /** Runs `write` with the socket corked: the PDUs it sends leave in one write. */
   corked(write: () => void): void {
     const socket = this.session?.socket

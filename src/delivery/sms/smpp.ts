@@ -175,6 +175,7 @@ class SmppChannel implements SmsChannel {
       return
     }
     if (asksToSlowDown(status)) this.slowDown(status)
+    if (status === STATUS.INVALID_BIND_STATUS) this.link.reconnect(describeStatus(status))
     // A later part refused leaves the earlier ones delivered alone; the parts after it are not sent.
     job.resolve({ ok: false, retryable: isTemporaryStatus(status), code: status, reason: describeStatus(status) })
   }
@@ -197,7 +198,8 @@ class SmppChannel implements SmsChannel {
     const receiptedMessageId = typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id : undefined
     // Mobile-originated messages (replies, STOP) are not handled yet: accepted so the SMSC does not resend them.
     if ((Number(pdu.esm_class ?? 0) & ESM_CLASS_RECEIPT) === 0 && receiptedMessageId === undefined) return respond(STATUS.OK)
-    const text = textOfMessageField(pdu.short_message, pdu.data_coding) ?? textOfMessageField(pdu.message_payload, pdu.data_coding)
+    // SMPP 3.4 §5.3.2.32: a long body comes in message_payload, with an empty short_message.
+    const text = textOfMessageField(pdu.short_message, pdu.data_coding) || textOfMessageField(pdu.message_payload, pdu.data_coding)
     const receipt = receiptOf(
       {
         text,

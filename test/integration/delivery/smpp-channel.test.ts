@@ -128,6 +128,16 @@ describe('SMPP channel', () => {
     assert.ok(results[0]!.ok && results[3]!.ok)
   })
 
+  it('binds again when the SMSC says the connection is not bound', async () => {
+    const { smsc, channel } = await setup()
+    smsc.reject = () => smpp.errors.ESME_RINVBNDSTS
+    const [result] = await channel.send([sms('447700900001', 'hi')])
+    assert.deepEqual(result, { ok: false, retryable: true, code: 0x04, reason: 'ESME_RINVBNDSTS (0x04) incorrect BIND status for given command' })
+    smsc.reject = () => undefined
+    assert.ok((await sendWhenBound(channel, [sms('447700900001', 'hi')]))[0]!.ok)
+    assert.equal(smsc.binds.length, 2)
+  })
+
   it('refuses a long text whose later part is refused, without sending the parts after it', async () => {
     const { smsc, channel } = await setup()
     let submits = 0
@@ -261,6 +271,10 @@ describe('SMPP delivery receipts', () => {
     assert.equal(status, 0)
     await waitFor('the second receipt', () => received.length === 2)
     assert.deepEqual([received[1]!.providerId, received[1]!.state], ['1267', 'delivered'])
+    // The text in message_payload, short_message empty (SMPP 3.4 §5.3.2.32).
+    assert.equal(await smsc.deliver({ esm_class: 0x04, message_payload: 'id:89AB stat:EXPIRED err:003' }), 0)
+    await waitFor('the third receipt', () => received.length === 3)
+    assert.deepEqual([received[2]!.providerId, received[2]!.state, received[2]!.error], ['89AB', 'expired', '003'])
   })
 
   it('are refused with ESME_RX_T_APPN while the handler fails, so the SMSC sends them again', async () => {
