@@ -348,7 +348,7 @@ function decodeText(userData: Buffer, dataCoding: number, fillBits: number | und
 }
 
 /** TS 23.038 §6.1.2.1.1, and a CR in 7 spare bits at the end is padding (§6.1.2.3.1). */
-export function unpackSeptets(octets: Buffer, fillBits = 0): Buffer {
+function unpackSeptets(octets: Buffer, fillBits = 0): Buffer {
   const septets: number[] = []
   for (let position = fillBits; position + 7 <= octets.length * 8; position += 7) {
     const octet = position >> 3
