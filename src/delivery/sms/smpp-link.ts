@@ -2,6 +2,7 @@
 // seconds (no answer within the response timeout closes the connection), and after a failed or lost bind a new
 // attempt 1 s later, doubling to 30 s. Requests wait for their response with a timeout and learn when the
 // connection drops under them; requests from the SMSC (deliver_sm, data_sm) go to the owner to answer.
+import { isIP } from 'node:net'
 import smpp from 'smpp'
 import type { Logger } from 'pino'
 import { describeStatus, STATUS } from './smpp-status.js'
@@ -75,6 +76,11 @@ export class SmppLink {
     return this.call(session, command, fields)
   }
 
+  /** Drops the connection (the next bind follows after the usual pause). */
+  reconnect(reason: string): void {
+    if (this.session && this.state === 'bound') this.abandon(this.session, reason)
+  }
+
   /** Runs `write` with the socket corked: the PDUs it sends leave in one write. */
   corked(write: () => void): void {
     const socket = this.session?.socket
@@ -108,7 +114,9 @@ export class SmppLink {
     if (this.state === 'closed') return
     this.state = 'connecting'
     const { target, log } = this.options
-    const session = smpp.connect({ host: target.host, port: target.port, tls: target.tls, servername: target.tls ? target.host : undefined })
+    // The certificate is checked against the host name (RFC 6066 forbids an IP address as the server name).
+    const servername = target.tls && isIP(target.host) === 0 ? target.host : undefined
+    const session = smpp.connect({ host: target.host, port: target.port, tls: target.tls, servername })
     this.session = session
     // Small PDUs, each waited for: Nagle's algorithm would hold them for the peer's delayed ACK.
     session.socket.setNoDelay(true)

@@ -4,6 +4,8 @@ import smpp from 'smpp'
 
 export const STATUS = {
   OK: 0x00,
+  /** The SMSC does not consider the connection bound (it restarted behind a connection that still looks open). */
+  INVALID_BIND_STATUS: 0x04,
   /** Bind refused (wrong system_id or password among others). */
   BIND_FAILED: 0x0d,
   /** The SMSC's queue is full: later. */
@@ -77,12 +79,9 @@ export function describeStatus(code: number): string {
   return description ? `${name} (${hex}) ${description}` : `${name} (${hex})`
 }
 
-/**
- * Statuses that say nothing against the message: the SMSC is busy (throttled, queue full) or does not consider us
- * bound (0x04, after it restarted behind a connection that still looks open). Every other refusal is final.
- */
+/** Statuses that say nothing against the message: the SMSC is busy or does not consider us bound. Every other refusal is final. */
 export function isTemporaryStatus(code: number): boolean {
-  return code === STATUS.THROTTLED || code === STATUS.MESSAGE_QUEUE_FULL || code === 0x04
+  return code === STATUS.THROTTLED || code === STATUS.MESSAGE_QUEUE_FULL || code === STATUS.INVALID_BIND_STATUS
 }
 
 /** Throttled and queue full ask for fewer submits for a while. */

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino'
 import type smpp from 'smpp'
 import type { DeliveryReceipt, OutboundSms, SmsChannel, SmsSendResult } from './channel.js'
+import { Fifo } from './fifo.js'
 import { receiptOf } from './receipt.js'
 import { ReceiptQueue } from './receipt-queue.js'
 import { SmppLink, smppTargetOf, type Response } from './smpp-link.js'
@@ -27,6 +28,7 @@ export interface SmppChannelOptions {
   reconnectMs?: { first: number; max: number }
   /** Pause in new submits after ESME_RTHROTTLED or ESME_RMSGQFUL: first, doubled while they go on (default 1 s to 8 s). */
   slowDownMs?: { first: number; max: number }
+  /** The clock of receipts' `at` (default Date.now). */
   now?: () => number
 }
 
@@ -56,9 +58,9 @@ class SmppChannel implements SmsChannel {
   private readonly gsm7Packing: Gsm7Packing
   private readonly slowDownMs: { first: number; max: number }
   private readonly now: () => number
-  private readonly waiting: Job[] = []
+  private readonly waiting = new Fifo<Job>()
   /** Messages whose next part may go: before new messages, so that started messages finish. */
-  private readonly continuing: Job[] = []
+  private readonly continuing = new Fifo<Job>()
   private outstanding = 0
   private pausedUntil = 0
   private slowDownDelay: number
@@ -140,10 +142,10 @@ class SmppChannel implements SmsChannel {
 
   /** Submits parts while the window has room, the bind is up and the SMSC has not asked us to slow down. */
   private pump(): void {
-    if (this.link.state !== 'bound' || this.now() < this.pausedUntil) return
+    if (this.link.state !== 'bound' || performance.now() < this.pausedUntil) return
     this.link.corked(() => {
       while (this.outstanding < this.window) {
-        const job = this.continuing.shift() ?? this.waiting.shift()
+        const job = this.continuing.take() ?? this.waiting.take()
         if (!job) return
         this.submit(job)
       }
@@ -173,13 +175,14 @@ class SmppChannel implements SmsChannel {
       return
     }
     if (asksToSlowDown(status)) this.slowDown(status)
+    if (status === STATUS.INVALID_BIND_STATUS) this.link.reconnect(describeStatus(status))
     // A later part refused leaves the earlier ones delivered alone; the parts after it are not sent.
     job.resolve({ ok: false, retryable: isTemporaryStatus(status), code: status, reason: describeStatus(status) })
   }
 
   private slowDown(status: number): void {
-    if (this.now() < this.pausedUntil) return
-    this.pausedUntil = this.now() + this.slowDownDelay
+    if (performance.now() < this.pausedUntil) return
+    this.pausedUntil = performance.now() + this.slowDownDelay
     this.options.log.warn({ pauseMs: this.slowDownDelay }, `SMPP: ${describeStatus(status)}; pausing submits`)
     clearTimeout(this.pauseTimer)
     this.pauseTimer = setTimeout(() => this.pump(), this.slowDownDelay)
@@ -187,7 +190,7 @@ class SmppChannel implements SmsChannel {
   }
 
   private failQueued(reason: string): void {
-    for (const job of this.continuing.splice(0).concat(this.waiting.splice(0))) job.resolve(retryable(reason))
+    for (const job of [...this.continuing.takeAll(), ...this.waiting.takeAll()]) job.resolve(retryable(reason))
   }
 
   /** A deliver_sm or data_sm: a receipt goes to the handler, answered when stored; anything else is answered at once. */
@@ -195,7 +198,8 @@ class SmppChannel implements SmsChannel {
     const receiptedMessageId = typeof pdu.receipted_message_id === 'string' ? pdu.receipted_message_id : undefined
     // Mobile-originated messages (replies, STOP) are not handled yet: accepted so the SMSC does not resend them.
     if ((Number(pdu.esm_class ?? 0) & ESM_CLASS_RECEIPT) === 0 && receiptedMessageId === undefined) return respond(STATUS.OK)
-    const text = textOfMessageField(pdu.short_message, pdu.data_coding) ?? textOfMessageField(pdu.message_payload, pdu.data_coding)
+    // SMPP 3.4 §5.3.2.32: a long body comes in message_payload, with an empty short_message.
+    const text = textOfMessageField(pdu.short_message, pdu.data_coding) || textOfMessageField(pdu.message_payload, pdu.data_coding)
     const receipt = receiptOf(
       {
         text,
