@@ -1,0 +1,146 @@
+// SMS campaigns through a real SMPP connection (the test SMSC of test/helpers/smsc.ts on loopback): receipts
+// deciding each number's final status, refunds of what the SMSC refused, long texts in parts, receipts that
+// overtake their submit's answer, throttling and a dropped bind mid-campaign, emulate and tracked short links;
+// on both databases.
+import { after, afterEach, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { pino } from 'pino'
+import { DIALECTS } from '../../helpers/databases.js'
+import { startTestApp, type TestApp } from '../../helpers/app.js'
+import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, type SmsSetup } from '../../helpers/sms.js'
+import { startSmsc, type Smsc } from '../../helpers/smsc.js'
+import { smppChannel } from '../../../src/delivery/sms/smpp.js'
+import type { SmsChannel } from '../../../src/delivery/sms/channel.js'
+
+const PRICES = 'default=0.02,GB=0.01'
+const ESME_RINVDSTADR = 0x0b
+const numbers = (count: number, first = 447400100000) => Array.from({ length: count }, (_, i) => String(first + i))
+
+for (const dialect of DIALECTS) {
+  describe(`SMS campaigns over SMPP on ${dialect}`, () => {
+    let t: TestApp
+    let setup: SmsSetup
+    let smsc: Smsc
+    let channel: SmsChannel
+
+    before(async () => {
+      t = await startTestApp(dialect, { smsPrices: PRICES, publicUrl: 'https://t.example' })
+      setup = await smsSetup(t)
+      smsc = await startSmsc()
+      channel = smppChannel({ url: smsc.url, log: pino({ level: 'silent' }), window: 10, reconnectMs: { first: 50, max: 200 }, slowDownMs: { first: 50, max: 100 } })
+    })
+    afterEach(() => {
+      smsc.receipts = 'after'
+      smsc.receiptStat = () => 'DELIVRD'
+      smsc.reject = () => undefined
+    })
+    after(async () => {
+      await channel.close()
+      await smsc.close()
+      await t.close()
+    })
+
+    const send = async (payload: Record<string, unknown>) => {
+      const answer = await t.call(setup.account, { method: 'POST', url: '/sms/send', payload: { sender: setup.sender, body: 'Sale today', ...payload } })
+      assert.equal(answer.statusCode, 200, answer.body)
+      return answer.json<{ campaign_id: number }>().campaign_id
+    }
+
+    /** Sends until every message is final, moving the test clock past each retry's backoff. */
+    const sendAll = async (options: { batchSize?: number } = {}) => {
+      const dispatcher = smsDispatcher(t, channel, options)
+      for (let round = 0; round < 30; round++) {
+        await dispatcher.drain()
+        const left = await t.deps.db.selectFrom('messages').select('id').where('channel', '=', 'sms').where('status', 'in', [0, 7]).where('queued', '=', 1).execute()
+        if (left.length === 0) return
+        t.clock.advance(15 * 60_000)
+      }
+      assert.fail('messages still unsent after 30 rounds')
+    }
+
+    const statuses = async (id: number) => (await smsCampaignInfo(t, setup.account, id)).task_phones_info.map((n) => [String(n.phone), n.status, n.money_spent])
+
+    it('ends each number as the SMSC decided: delivered, not delivered, refused (and given back)', async () => {
+      const [delivered, undelivered, refused] = numbers(3)
+      smsc.receiptStat = (destination) => (destination === undelivered ? 'UNDELIV' : 'DELIVRD')
+      smsc.reject = (destination) => (destination === refused ? ESME_RINVDSTADR : undefined)
+      const balance = await balanceMicros(t, setup.account)
+      const id = await send({ phones: [delivered, undelivered, refused] })
+      assert.equal(balance - (await balanceMicros(t, setup.account)), 30_000, 'three GB numbers at 0.01 written off')
+      await sendAll()
+      await waitFor(async () => (await statuses(id)).every(([, status]) => status !== 1))
+      assert.deepEqual(await statuses(id), [
+        [delivered, 2, 0.01],
+        [undelivered, 12, 0.01],
+        [refused, 12, 0],
+      ])
+      assert.equal(balance - (await balanceMicros(t, setup.account)), 20_000, 'the refused number was given back; the undelivered one was paid')
+      const failure = await t.deps.db.selectFrom('messages').select(['address', 'last_error']).where('campaign_id', '=', id).where('status', '!=', 2).orderBy('address').execute()
+      assert.match(failure[0]!.last_error ?? '', /undeliverable/)
+      assert.match(failure[1]!.last_error ?? '', /ESME_RINVDSTADR/)
+    })
+
+    it('sends a long Unicode text in parts and counts it delivered only when every part is', async () => {
+      const text = 'Знижки до 50% на все взуття цього тижня! Поспішайте, кількість обмежена. Деталі в магазині.'
+      const [number] = numbers(1, 447400200000)
+      const before = smsc.submits.length
+      const id = await send({ phones: [number], body: text })
+      await sendAll()
+      const parts = smsc.submits.slice(before)
+      assert.equal(parts.length, 2)
+      assert.deepEqual(parts.map((p) => [p.dataCoding, p.udh?.total, p.udh?.seq]), [[8, 2, 1], [8, 2, 2]])
+      assert.equal(parts.map((p) => p.text).join(''), text)
+      await waitFor(async () => (await statuses(id))[0]![1] === 2)
+      assert.deepEqual(await statuses(id), [[number, 2, 0.02]], 'two parts at 0.01')
+    })
+
+    it('matches receipts that overtake the answer to their submit', async () => {
+      smsc.receipts = 'before'
+      const id = await send({ phones: numbers(5, 447400300000) })
+      await sendAll()
+      await waitFor(async () => (await statuses(id)).every(([, status]) => status === 2))
+      assert.deepEqual((await statuses(id)).map(([, status]) => status), [2, 2, 2, 2, 2])
+    })
+
+    it('loses no number when the SMSC throttles and then drops the bind mid-campaign', async () => {
+      const to = numbers(60, 447400400000)
+      const id = await send({ phones: to })
+      smsc.throttleNext = 5
+      smsc.dropAfter = smsc.submitCount + 25
+      await sendAll({ batchSize: 20 })
+      await waitFor(async () => (await statuses(id)).every(([, status]) => status === 2))
+      const final = await statuses(id)
+      assert.equal(final.length, 60)
+      assert.deepEqual(final.filter(([, status]) => status !== 2), [], 'every number delivered in the end')
+      const accepted = smsc.submits.filter((s) => s.status === 0 && to.includes(s.destination)).map((s) => s.destination)
+      assert.deepEqual([...new Set(accepted)].sort(), [...to].sort(), 'each number reached the SMSC')
+    })
+
+    it('never lets an emulated campaign reach the SMSC', async () => {
+      const before = smsc.submitCount
+      await send({ phones: numbers(2, 447400500000), emulate: true })
+      await sendAll()
+      assert.equal(smsc.submitCount, before)
+    })
+
+    it('turns links into short tracked links and counts their clicks', async () => {
+      const [number] = numbers(1, 447400600000)
+      const id = await send({ phones: [number], body: 'Sale: https://shop.example/sale?from=sms. See you!', stat_link_tracking: 1 })
+      await sendAll()
+      const text = smsc.messages().find((m) => m.destination === number)!.text
+      const match = /^Sale: t\.example\/s\/([A-Za-z0-9]{8})\. See you!$/.exec(text)
+      assert.ok(match, text)
+      const click = await t.app.inject({ method: 'GET', url: `/s/${match[1]}` })
+      assert.equal(click.statusCode, 302)
+      assert.equal(click.headers.location, 'https://shop.example/sale?from=sms')
+      const clicks = await t.deps.db.selectFrom('campaign_link_clicks').select(['link', 'clicks']).where('campaign_id', '=', id).execute()
+      assert.deepEqual(clicks.map((c) => [c.link, Number(c.clicks)]), [['https://shop.example/sale?from=sms', 1]])
+      assert.equal((await t.app.inject({ method: 'GET', url: '/s/AAAAAAAA' })).statusCode, 404)
+      // With stat_link_need_protocol the link keeps its scheme.
+      const withProtocol = await send({ phones: [number], body: 'See https://shop.example/', stat_link_tracking: true, stat_link_need_protocol: true })
+      await sendAll()
+      assert.equal((await smsCampaignInfo(t, setup.account, withProtocol)).task_phones_info.length, 1)
+      assert.match(smsc.messages().filter((m) => m.destination === number).at(-1)!.text, /^See https:\/\/t\.example\/s\/[A-Za-z0-9]{8}$/)
+    })
+  })
+}
