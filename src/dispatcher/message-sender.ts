@@ -70,10 +70,14 @@ export interface MessageSenderOptions {
 interface Batch<Prepared, O> {
   campaigns: Map<number, SendingCampaign<Prepared> | undefined>
   ended: messageQueue.MessageOutcome[]
+  /** The campaigns of the messages that ended unsent before sending. */
+  endedIn: Set<number>
   sent: (O & { message: messageQueue.ClaimedMessage })[]
   /** When the connection's answers came. */
   done: number
 }
+
+const isNotSent = (o: messageQueue.MessageOutcome) => o.kind === 'final' && o.status === messagesRepo.MESSAGE_STATUS.notSent
 
 export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O extends Outcome> {
   private readonly log: Logger
@@ -124,7 +128,11 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     const sending: { message: messageQueue.ClaimedMessage; outbound: Outbound }[] = []
     const campaigns = new Map<number, SendingCampaign<Prepared> | undefined>()
     for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
-    const notSent = (message: messageQueue.ClaimedMessage, error: string) => ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error })
+    const endedIn = new Set<number>()
+    const notSent = (message: messageQueue.ClaimedMessage, error: string) => {
+      ended.push({ id: message.id, kind: 'final', status: messagesRepo.MESSAGE_STATUS.notSent, error })
+      endedIn.add(message.campaignId)
+    }
     for (const message of claimed) {
       const campaign = campaigns.get(message.campaignId)
       if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) notSent(message, 'the campaign was canceled')
@@ -142,7 +150,7 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
       const result = results[i] ?? ({ ok: false, retryable: true, reason: 'no result from the channel' } as unknown as Result)
       return { message, ...this.outcomeOf(message, result, done) }
     })
-    return { campaigns, ended, sent, done }
+    return { campaigns, ended, endedIn, sent, done }
   }
 
   /** The retry rule of every channel: a temporary failure comes back with backoff until the attempts run out. */
@@ -155,16 +163,18 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
    * Records a batch's results in one transaction: the messages this claim still holds, and what the driver
    * writes for those only (a message whose lease another worker took is that worker's to record).
    */
-  private async record(lease: messageQueue.MessageLease, { campaigns, ended, sent, done }: Batch<Prepared, O>): Promise<void> {
+  private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
       const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
       await this.driver.afterRecord(tx, held, campaigns, done)
+      const unsent = new Set([...endedIn, ...held.filter((s) => isNotSent(s.recorded)).map((s) => s.message.campaignId)])
       for (const [campaignId, campaign] of campaigns) {
         await finishIfDone(tx, campaignId, done)
-        // Messages of a canceled campaign that were in flight at the cancel end here: pay them back too.
-        if (campaign && !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) await settleCharge(tx, campaign.row, done)
+        // Messages that end unsent are paid back: those of a canceled campaign in flight at the cancel, those
+        // the channel refused for good (an SMS the SMSC would not take).
+        if (campaign && (!campaignsRepo.SENDING_STATUSES.includes(campaign.row.status) || unsent.has(campaignId))) await settleCharge(tx, campaign.row, done)
       }
     })
   }
