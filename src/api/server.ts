@@ -26,6 +26,9 @@ import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { smsNumberRoutes } from './routes/sms-numbers.js'
+import { smsBlacklistRoutes } from './routes/sms-blacklist.js'
+import { smsSenderRoutes } from './routes/sms-senders.js'
 import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
 
@@ -88,6 +91,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(campaignRoutes(deps))
     await api.register(webhookRoutes(deps))
     await api.register(outboxRoutes(deps))
+    await api.register(smsNumberRoutes(deps))
+    await api.register(smsBlacklistRoutes(deps))
+    await api.register(smsSenderRoutes(deps))
   })
   return app
 }
