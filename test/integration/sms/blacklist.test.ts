@@ -62,8 +62,8 @@ for (const dialect of DIALECTS) {
       ]
       for (const variant of variants) {
         const res = await send(variant)
-        assert.equal(res.status, 200, `${variant.url} ${JSON.stringify(res.body)}`)
-        assert.deepEqual((res.body.data as { phone: number }[]).map((e) => e.phone), expected, variant.url)
+        assert.equal(res.status, 200, `${String(variant.url)} ${JSON.stringify(res.body)}`)
+        assert.deepEqual((res.body.data as { phone: number }[]).map((e) => e.phone), expected, String(variant.url))
       }
       const none = await send({ method: 'GET', url: '/sms/black_list/by_numbers?phones=%5B380501234567%5D' })
       assert.deepEqual(none.body, { result: true, data: [] })
