@@ -1,12 +1,16 @@
 // The numbers of mailing lists (API.md 4.11), apart from the lists' email contacts. Every function is given
 // the account as well as the list and matches both, so a list id of another account reaches nothing.
 import { sql, type Kysely, type Selectable } from 'kysely'
+import type SQLite from 'better-sqlite3'
 import type { Database, ListPhonesTable } from '../tables.js'
 import { isPostgres } from '../dialect.js'
+import { sqliteHandleOf } from '../db.js'
 import { CONTACT_STATUS } from './contacts.js'
 
-/** Numbers per statement: 6 parameters a row stays far below SQLite's 32,766 and PostgreSQL's 65,535. */
+/** Numbers per statement of the other functions: far below SQLite's 32,766 and PostgreSQL's 65,535 parameters. */
 const CHUNK = 1000
+/** Numbers per INSERT on PostgreSQL, where they travel as three array parameters: an import batch in one. */
+const POSTGRES_CHUNK = 10_000
 
 export interface ListNumber {
   phone: string
@@ -60,46 +64,75 @@ export async function countNumbersOf(db: Kysely<Database>, bookId: number): Prom
   return Number(row.n)
 }
 
-/** Adds the numbers the list does not have yet (`numbers` must not repeat one); returns those it added. */
+/**
+ * Adds the numbers the list does not have yet (`numbers` must not repeat one); returns those it added. Imports
+ * call this with 5,000 numbers a batch, so each database gets its fast path: one statement whose columns travel
+ * as arrays on PostgreSQL, one prepared statement run per row on SQLite (as contact-upserts.ts does). Measured on
+ * 200,000 contacts with phones in batches of 5,000: adding their numbers makes the import 25% slower on SQLite
+ * and 15% on PostgreSQL this way, against 30% and 26% with 1,000-row INSERTs built by Kysely.
+ */
 export async function insertNewNumbers(db: Kysely<Database>, scope: Scope & { now: number; numbers: readonly NewNumber[] }): Promise<Set<string>> {
+  if (scope.numbers.length === 0) return new Set()
+  return isPostgres(db) ? insertOnPostgres(db, scope) : insertOnSqlite(sqliteHandleOf(db), scope)
+}
+
+async function insertOnPostgres(db: Kysely<Database>, scope: Scope & { now: number; numbers: readonly NewNumber[] }): Promise<Set<string>> {
   const added = new Set<string>()
-  for (let start = 0; start < scope.numbers.length; start += CHUNK) {
-    const rows = await db
-      .insertInto('list_phones')
-      .values(
-        scope.numbers.slice(start, start + CHUNK).map((n) => ({
-          account_id: scope.accountId,
-          address_book_id: scope.bookId,
-          phone: n.phone,
-          status: n.status,
-          variables: n.variables,
-          created_at: scope.now,
-          updated_at: scope.now,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['address_book_id', 'phone']).doNothing())
-      .returning('phone')
-      .execute()
+  for (let start = 0; start < scope.numbers.length; start += POSTGRES_CHUNK) {
+    const chunk = scope.numbers.slice(start, start + POSTGRES_CHUNK)
+    const { rows } = await sql<{ phone: string }>`
+      insert into list_phones (account_id, address_book_id, phone, status, variables, created_at, updated_at)
+      select ${scope.accountId}, ${scope.bookId}, t.phone, t.status, t.variables, ${scope.now}, ${scope.now}
+      from unnest(${chunk.map((n) => n.phone)}::text[], ${chunk.map((n) => n.status)}::int[], ${chunk.map((n) => n.variables)}::text[]) as t(phone, status, variables)
+      on conflict (address_book_id, phone) do nothing
+      returning phone`.execute(db)
     for (const row of rows) added.add(row.phone)
+  }
+  return added
+}
+
+function insertOnSqlite(sqlite: SQLite.Database, scope: Scope & { now: number; numbers: readonly NewNumber[] }): Set<string> {
+  const insert = sqlite.prepare(
+    `insert into list_phones (account_id, address_book_id, phone, status, variables, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?) on conflict (address_book_id, phone) do nothing`,
+  )
+  const added = new Set<string>()
+  for (const n of scope.numbers) {
+    if (insert.run(scope.accountId, scope.bookId, n.phone, n.status, n.variables, scope.now, scope.now).changes === 1) added.add(n.phone)
   }
   return added
 }
 
 /** Merges variables into numbers of the list, each with its own patch; returns how many numbers changed. */
 export async function mergeVariables(db: Kysely<Database>, scope: Scope & { now: number; changes: readonly VariablesChange[] }): Promise<number> {
-  // A merge patch keeps the stored values it does not name; PostgreSQL's `||` is that for flat objects, and
-  // jsonb_strip_nulls then drops what the patch removed (no stored value is ever null).
-  const merged = isPostgres(db) ? sql`jsonb_strip_nulls(list_phones.variables::jsonb || given.column2::jsonb)::text` : sql`json_patch(list_phones.variables, given.column2)`
   let changed = 0
   for (let start = 0; start < scope.changes.length; start += CHUNK) {
-    const values = sql.join(scope.changes.slice(start, start + CHUNK).map((c) => sql`(${c.phone}, ${c.patch})`))
-    const result = await sql`
-      update list_phones set variables = ${merged}, updated_at = ${scope.now}
-      from (values ${values}) as given
-      where list_phones.account_id = ${scope.accountId} and list_phones.address_book_id = ${scope.bookId} and list_phones.phone = given.column1`.execute(db)
+    const chunk = scope.changes.slice(start, start + CHUNK)
+    const result = await (isPostgres(db) ? mergeOnPostgres : mergeOnSqlite)(db, scope, chunk)
     changed += Number(result.numAffectedRows ?? 0)
   }
   return changed
+}
+
+// A merge patch keeps the stored values it does not name: PostgreSQL's `||` is that for flat objects, and
+// jsonb_strip_nulls then drops what the patch removed (no stored value is ever null). `phone = any(…)` lets the
+// planner find the rows through an index even before the table has statistics (a list being imported): with
+// the join alone it hashed the whole list for every chunk, and a re-import of 200,000 numbers took 26 s, not 8.
+function mergeOnPostgres(db: Kysely<Database>, scope: Scope & { now: number }, chunk: readonly VariablesChange[]) {
+  const phones = chunk.map((c) => c.phone)
+  return sql`
+    update list_phones set variables = jsonb_strip_nulls(list_phones.variables::jsonb || given.patch::jsonb)::text, updated_at = ${scope.now}
+    from unnest(${phones}::text[], ${chunk.map((c) => c.patch)}::text[]) as given(phone, patch)
+    where list_phones.account_id = ${scope.accountId} and list_phones.address_book_id = ${scope.bookId}
+      and list_phones.phone = any(${phones}::text[]) and list_phones.phone = given.phone`.execute(db)
+}
+
+function mergeOnSqlite(db: Kysely<Database>, scope: Scope & { now: number }, chunk: readonly VariablesChange[]) {
+  const values = sql.join(chunk.map((c) => sql`(${c.phone}, ${c.patch})`))
+  return sql`
+    update list_phones set variables = json_patch(list_phones.variables, given.column2), updated_at = ${scope.now}
+    from (values ${values}) as given
+    where list_phones.account_id = ${scope.accountId} and list_phones.address_book_id = ${scope.bookId} and list_phones.phone = given.column1`.execute(db)
 }
 
 /** Removes numbers from the list; returns how many it had. */
@@ -126,22 +159,6 @@ export async function findNumber(db: Kysely<Database>, scope: Scope & { phone: s
     .where('phone', '=', scope.phone)
     .executeTakeFirst()
   return row && toNumber(row)
-}
-
-/** Which of `phones` the list has. */
-export async function findExistingNumbers(db: Kysely<Database>, scope: Scope & { phones: readonly string[] }): Promise<Set<string>> {
-  const found = new Set<string>()
-  for (let start = 0; start < scope.phones.length; start += CHUNK) {
-    const rows = await db
-      .selectFrom('list_phones')
-      .select('phone')
-      .where('account_id', '=', scope.accountId)
-      .where('address_book_id', '=', scope.bookId)
-      .where('phone', 'in', scope.phones.slice(start, start + CHUNK))
-      .execute()
-    for (const row of rows) found.add(row.phone)
-  }
-  return found
 }
 
 /**
