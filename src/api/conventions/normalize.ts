@@ -117,11 +117,12 @@ function normalizeObject(schema: JsonSchema, value: unknown): unknown {
 
 /**
  * The Go SDK's list in a query, `[+79210000000,380631234567]`: brackets around items without quotes, which is
- * not JSON (COMPAT.md, SMS and Viber 6). Split on commas and trimmed; undefined when the text is not bracketed.
+ * not JSON (COMPAT.md, SMS and Viber 6). Split on commas and trimmed; undefined when the text is not bracketed,
+ * or holds brackets, braces or quotes inside (JSON that could not be read, e.g. too deep: left for validation).
  */
 function unquotedList(text: string): string[] | undefined {
   const match = /^\s*\[(.*)\]\s*$/s.exec(text)
-  if (!match) return undefined
+  if (!match || /[[\]{}"]/.test(match[1]!)) return undefined
   const inner = match[1]!.trim()
   return inner === '' ? [] : inner.split(',').map((item) => item.trim())
 }
