@@ -27,6 +27,9 @@ import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { smsCampaignRoutes } from './routes/sms-campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
+import { smsNumberRoutes } from './routes/sms-numbers.js'
+import { smsBlacklistRoutes } from './routes/sms-blacklist.js'
+import { smsSenderRoutes } from './routes/sms-senders.js'
 import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
 
@@ -90,6 +93,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(smsCampaignRoutes(deps))
     await api.register(webhookRoutes(deps))
     await api.register(outboxRoutes(deps))
+    await api.register(smsNumberRoutes(deps))
+    await api.register(smsBlacklistRoutes(deps))
+    await api.register(smsSenderRoutes(deps))
   })
   return app
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns.
+// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns, sms.
 import { Command } from 'commander'
 import { registerServeCommands } from './commands/serve.js'
 import { registerAccountCommands } from './commands/accounts.js'
@@ -8,6 +8,7 @@ import { registerImportCommand } from './commands/import.js'
 import { registerContactCommands } from './commands/contacts.js'
 import { registerOutboxCommand } from './commands/outbox.js'
 import { registerCampaignCommands } from './commands/campaigns.js'
+import { registerSmsCommands } from './commands/sms.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
@@ -21,6 +22,7 @@ registerImportCommand(program)
 registerContactCommands(program)
 registerOutboxCommand(program)
 registerCampaignCommands(program)
+registerSmsCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)

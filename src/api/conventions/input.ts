@@ -5,7 +5,8 @@
 // their query parameters are merged into it.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../../services/errors.js'
-import { isIndexKeyed, normalize, type JsonSchema } from './normalize.js'
+import { isIndexKeyed } from '../../lib/index-keyed.js'
+import { normalize, type JsonSchema } from './normalize.js'
 import { QUERY_ERROR } from './query.js'
 
 declare module 'fastify' {

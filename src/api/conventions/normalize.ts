@@ -8,6 +8,7 @@
 import { GO_ZERO_DATE } from '../../lib/wire-date.js'
 import { readPhpSerialized } from '../../lib/php-unserialize.js'
 import { parseJsonText } from './parse.js'
+import { isIndexKeyed } from '../../lib/index-keyed.js'
 
 export interface JsonSchema {
   type?: string | string[]
@@ -50,8 +51,13 @@ function primaryType(schema: JsonSchema): string | undefined {
   return Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type
 }
 
-/** A union keeps a value that already fits one of its types (e.g. a phone as string or number). */
+/**
+ * A union keeps a value that already fits one of its types (e.g. a phone as string or number). An index-keyed
+ * object is the list a PHP form sends (`variables[0][0][name]=…`): it is read as the union's list type.
+ */
 function normalizeUnion(variants: JsonSchema[], value: unknown): unknown {
+  const listVariant = isIndexKeyed(value) ? variants.find((v) => primaryType(v) === 'array') : undefined
+  if (listVariant) return normalize(listVariant, value)
   const fitting = variants.find((v) => fitsType(primaryType(v), value))
   if (fitting) return normalize(fitting, value)
   for (const variant of variants) {
@@ -111,11 +117,12 @@ function normalizeObject(schema: JsonSchema, value: unknown): unknown {
 
 /**
  * The Go SDK's list in a query, `[+79210000000,380631234567]`: brackets around items without quotes, which is
- * not JSON (COMPAT.md, SMS and Viber 6). Split on commas and trimmed; undefined when the text is not bracketed.
+ * not JSON (COMPAT.md, SMS and Viber 6). Split on commas and trimmed; undefined when the text is not bracketed,
+ * or holds brackets, braces or quotes inside (JSON that could not be read, e.g. too deep: left for validation).
  */
 function unquotedList(text: string): string[] | undefined {
   const match = /^\s*\[(.*)\]\s*$/s.exec(text)
-  if (!match) return undefined
+  if (!match || /[[\]{}"]/.test(match[1]!)) return undefined
   const inner = match[1]!.trim()
   return inner === '' ? [] : inner.split(',').map((item) => item.trim())
 }
@@ -138,11 +145,4 @@ export function decodeStructured(text: string): unknown {
     }
   }
   return text
-}
-
-/** `{"0": "a", "1": "b"}`: what PHP 1.x forms (`0=a&1=b`) and serialize() of a list decode to. */
-export function isIndexKeyed(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const keys = Object.keys(value)
-  return keys.length > 0 && keys.every((k, i) => k === String(i))
 }

@@ -27,8 +27,8 @@ function toWireBook(book: addressbooks.Book) {
     all_email_qty: book.counts.all,
     active_email_qty: book.counts.active,
     inactive_email_qty: book.counts.all - book.counts.active,
-    active_phones_quantity: book.counts.activePhones,
-    exc_phones_quantity: book.counts.inactivePhones,
+    active_phones_quantity: book.numbers.active,
+    exc_phones_quantity: book.numbers.excluded,
     creationdate: toWireDate(book.createdAt),
     status: book.status,
     status_explain: BOOK_STATUS_TEXT[book.status] ?? 'Unknown',
@@ -65,7 +65,7 @@ export function addressbookRoutes(deps: Deps) {
       { schema: { tags, summary: 'List mailing lists', querystring: PageQuery, response: responses(Type.Array(S.BookListItem), 422) } },
       async (request) => {
         const books = await addressbooks.listBooks(deps, request.accountId, toPage(request.query, MAX_PAGE))
-        return books.map((b) => ({ ...toWireBook(b), new_phones_quantity: b.counts.newPhones }))
+        return books.map((b) => ({ ...toWireBook(b), new_phones_quantity: b.numbers.new }))
       },
     )
 

@@ -17,7 +17,7 @@ interface ImportOptions {
 export function registerImportCommand(program: Command): void {
   program
     .command('import')
-    .description('Import contacts into a list from a CSV file: a header row with an email column; other columns are variables')
+    .description('Import contacts into a list from a CSV file: a header row with an email column; other columns are variables (a Phone column also adds the numbers to the list\'s SMS numbers; a Phone column without an email column imports numbers alone)')
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--list <id>', 'id of a mailing list of that account')
     .option('--rejects <file>', 'where to write the rows not imported, with the reason (default: FILE.rejects.csv beside FILE)')

@@ -1,6 +1,7 @@
-// Manual activation (TIDINGS_CONTACT_ACTIVATION=manual): contacts are added as New (status 0) and the
-// operator makes them Active with `tidings contacts activate`.
+// Manual activation (TIDINGS_CONTACT_ACTIVATION=manual): contacts and list numbers are added as New (status 0)
+// and the operator makes them Active with `tidings contacts activate`.
 import * as contactsRepo from '../../storage/repos/contacts.js'
+import * as listPhonesRepo from '../../storage/repos/list-phones.js'
 import { normalizeEmail } from '../../lib/email-address.js'
 import { AppError } from '../errors.js'
 import { getAccount } from '../accounts/accounts.js'
@@ -15,8 +16,14 @@ export interface ActivationScope {
   emails?: readonly string[]
 }
 
-/** Makes the New contacts in `scope` Active; returns how many changed. */
-export async function activateContacts(deps: Deps, scope: ActivationScope): Promise<number> {
+export interface Activated {
+  contacts: number
+  /** List numbers (API.md 4.11): every New number of the scope, or, when addresses are given, theirs. */
+  numbers: number
+}
+
+/** Makes the New contacts and numbers in `scope` Active; returns how many changed. */
+export async function activateContacts(deps: Deps, scope: ActivationScope): Promise<Activated> {
   if (scope.bookId === undefined) await getAccount(deps, scope.accountId)
   else await checkAccountList(deps, scope.accountId, scope.bookId)
   let emails: string[] | undefined
@@ -27,5 +34,13 @@ export async function activateContacts(deps: Deps, scope: ActivationScope): Prom
       return email
     })
   }
-  return contactsRepo.activateNewContacts(deps.db, { accountId: scope.accountId, bookId: scope.bookId, emails }, deps.now())
+  const now = deps.now()
+  const { accountId, bookId } = scope
+  return deps.db.transaction().execute(async (tx) => {
+    const contacts = await contactsRepo.activateNewContacts(tx, { accountId, bookId, emails }, now)
+    const phones = emails && (await contactsRepo.findPhonesOf(tx, { accountId, bookId, emails }))
+    const { new: from, active: to } = contactsRepo.CONTACT_STATUS
+    const numbers = await listPhonesRepo.changeNumberStatus(tx, { accountId, bookId, phones, from, to, now })
+    return { contacts, numbers }
+  })
 }

@@ -1,6 +1,7 @@
 // Bulk import of a list's contacts from CSV (`tidings import`): the file is streamed through csv-parse and
 // sent to addContacts in batches, so memory stays flat whatever the file's size; rows that cannot be stored
-// come back as rejects with the reason and their line.
+// come back as rejects with the reason and their line. A file with a phone column and no email column holds
+// numbers alone: they go to the list's numbers (list-numbers.ts) the same way.
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parse } from 'csv-parse'
@@ -8,6 +9,7 @@ import { AppError } from '../errors.js'
 import { getAccount } from '../accounts/accounts.js'
 import { getLiveBook, listVariables } from './addressbooks.js'
 import { addContacts } from './contacts.js'
+import { storeNumbers, type NumberEntry } from './list-numbers.js'
 import { isDeadlockVictim } from '../../storage/db.js'
 import { prepareContacts } from './contact-input.js'
 import { isPhoneVariable, variableNameProblem, type ContactVariables, type VariableValue } from './contact-variables.js'
@@ -117,7 +119,7 @@ export async function importContacts(deps: Deps, input: ImportInput): Promise<Im
       rows.push(row)
       if (rows.length === IMPORT_BATCH) await send()
     }
-    if (!columns) throw new AppError('invalid', 'the file is empty: the first line must be a header naming an email column')
+    if (!columns) throw new AppError('invalid', 'the file is empty: the first line must be a header naming an email (or a phone) column')
     if (rows.length > 0) await send()
     while (inFlight.length > 0) await settleOldest()
     // Without fresh statistics PostgreSQL pages a list just filled by sorting it whole (1.1 s at offset 100,000).
@@ -152,7 +154,10 @@ export async function checkAccountList(deps: Deps, accountId: number, bookId: nu
 
 interface Columns {
   width: number
+  /** The address column; -1 in a file of numbers alone. */
   email: number
+  /** The number column of a file of numbers alone, else -1 (a Phone column of contacts is one of their variables). */
+  phone: number
   /** Variable columns (header name and position); columns with an empty name are left out. */
   variables: { name: string; index: number; isNumber?: boolean }[]
 }
@@ -160,20 +165,21 @@ interface Columns {
 function readHeader(header: string[]): Columns {
   const names = header.map((h) => h.trim())
   const email = names.findIndex((n) => EMAIL_HEADERS.has(n.toLowerCase()))
-  if (email < 0) {
-    throw new AppError('invalid', `the header has no email column (it names: ${names.filter(Boolean).join(', ') || 'nothing'})`)
+  const phone = email < 0 ? names.findIndex(isPhoneVariable) : -1
+  if (email < 0 && phone < 0) {
+    throw new AppError('invalid', `the header has no email column, nor a Phone column for numbers alone (it names: ${names.filter(Boolean).join(', ') || 'nothing'})`)
   }
   const variables: Columns['variables'] = []
   const seen = new Set<string>()
   names.forEach((name, index) => {
-    if (index === email || name === '') return
+    if (index === email || index === phone || name === '') return
     if (seen.has(name)) throw new AppError('invalid', `the header names column "${name}" twice`)
     seen.add(name)
     const problem = isPhoneVariable(name) ? undefined : variableNameProblem(name)
     if (problem) throw new AppError('invalid', `column "${name}" cannot be a variable: ${problem}`)
     variables.push({ name, index })
   })
-  return { width: header.length, email, variables }
+  return { width: header.length, email, phone, variables }
 }
 
 /**
@@ -206,6 +212,8 @@ interface PreparedBatch {
   /** Rows refused before addContacts (more fields than the header). */
   refused: RejectedRow[]
   items: { email: string; variables: ContactVariables }[]
+  /** In a file of numbers alone, the items as numbers to store (the same positions). */
+  numbers?: NumberEntry[]
   /** addContacts hands rejected items back as the same objects. */
   rowOf: Map<object, Row>
 }
@@ -225,7 +233,13 @@ function prepareBatch(columns: Columns, rows: Row[]): PreparedBatch {
   }
   decideNumberColumns(columns, readable)
   const items = readable.map((row) => toItem(columns, row.fields))
-  return { rows: rows.length, refused, items, rowOf: new Map<object, Row>(items.map((item, i) => [item, readable[i]!])) }
+  const rowOf = new Map<object, Row>(items.map((item, i) => [item, readable[i]!]))
+  if (columns.phone < 0) return { rows: rows.length, refused, items, rowOf }
+  const numbers = readable.map((row, i) => ({
+    phone: row.fields[columns.phone] ?? '',
+    variables: Object.entries(items[i]!.variables).map(([name, value]) => ({ name, value })),
+  }))
+  return { rows: rows.length, refused, items, numbers, rowOf: new Map<object, Row>(numbers.map((entry, i) => [entry, readable[i]!])) }
 }
 
 /** Sends one batch to addContacts; returns its counts and its rejected rows in file order. */
@@ -233,6 +247,7 @@ async function storeBatch(deps: Deps, input: ImportInput, batch: PreparedBatch):
   const rejected = [...batch.refused]
   const counts: ImportSummary = { added: 0, updated: 0, invalid: 0, blacklisted: 0, rows: batch.rows }
   if (batch.items.length === 0) return { counts: { ...counts, invalid: rejected.length }, rejected }
+  if (batch.numbers) return storeNumberBatch(deps, input, batch, batch.numbers)
 
   const result = await addToList(deps, input, batch.items)
   const rejectedItems = new Set<unknown>()
@@ -257,21 +272,35 @@ async function storeBatch(deps: Deps, input: ImportInput, batch: PreparedBatch):
   return { counts, rejected }
 }
 
+/** A batch of a file of numbers alone: numbers already in the list get their variables merged (`updated`). */
+async function storeNumberBatch(deps: Deps, input: ImportInput, batch: PreparedBatch, numbers: NumberEntry[]): Promise<BatchOutcome> {
+  const outcome = await retryingDeadlocks(() => storeNumbers(deps, input.accountId, input.bookId, numbers, 'import'))
+  const rejected = [...batch.refused, ...outcome.rejected.map((r) => ({ ...batch.rowOf.get(numbers[r.index]!)!, reason: r.reason }))]
+  rejected.sort((a, b) => a.line - b.line)
+  return { counts: { added: outcome.added, updated: outcome.exists, invalid: rejected.length, blacklisted: 0, rows: batch.rows }, rejected }
+}
+
 type AddResult = { added: number; rejected: { item: unknown; reason: string }[]; blacklisted: string[] }
 
 async function addToList(deps: Deps, input: ImportInput, items: PreparedBatch['items']): Promise<AddResult> {
+  try {
+    return await retryingDeadlocks(() => addContacts(deps, input.accountId, input.bookId, items, { source: 'import' }))
+  } catch (err) {
+    if (!isEveryItemInvalid(err)) throw err
+    // Nothing was written; the reasons per row come from the same checks addContacts made.
+    const types = new Map((await listVariables(deps, input.accountId, input.bookId)).map((v) => [v.name, v.type]))
+    return { added: 0, rejected: prepareContacts(items, types).rejected, blacklisted: [] }
+  }
+}
+
+/** Runs `work` (one transaction) again when PostgreSQL chose it as a deadlock victim: it was rolled back whole. */
+async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await addContacts(deps, input.accountId, input.bookId, items, { source: 'import' })
+      return await work()
     } catch (err) {
-      if (isDeadlockVictim(err) && attempt < DEADLOCK_ATTEMPTS) {
-        await sleep(Math.random() * DEADLOCK_PAUSE_MS * attempt)
-        continue
-      }
-      if (!isEveryItemInvalid(err)) throw err
-      // Nothing was written; the reasons per row come from the same checks addContacts made.
-      const types = new Map((await listVariables(deps, input.accountId, input.bookId)).map((v) => [v.name, v.type]))
-      return { added: 0, rejected: prepareContacts(items, types).rejected, blacklisted: [] }
+      if (!isDeadlockVictim(err) || attempt >= DEADLOCK_ATTEMPTS) throw err
+      await sleep(Math.random() * DEADLOCK_PAUSE_MS * attempt)
     }
   }
 }

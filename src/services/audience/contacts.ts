@@ -1,5 +1,7 @@
 // Contacts of a mailing list (API.md 4.1, 4.1.1): adding (single opt-in here, double opt-in through
 // confirmations), listing, reading, deleting, unsubscribing, variables and phone.
+import type { Kysely } from 'kysely'
+import type { Database } from '../../storage/tables.js'
 import * as contactsRepo from '../../storage/repos/contacts.js'
 import { upsertContacts } from '../../storage/repos/contact-upserts.js'
 import { recordContactEvents } from '../events/events.js'
@@ -17,9 +19,10 @@ import { compileTemplate, type Render } from '../../lib/render.js'
 import { assertTagsExist } from './tags.js'
 import * as tagsRepo from '../../storage/repos/tags.js'
 import type { Mailbox } from '../email/outbox.js'
-import { prepareContacts, readVariables, type Rejected } from './contact-input.js'
+import { prepareContacts, readVariables, type PreparedContact, type Rejected } from './contact-input.js'
 import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
 import * as pageCursors from './page-cursors.js'
+import { addNumbersOfContacts, confirmNumberOfContact } from './contact-numbers.js'
 import type { Deps, Page } from '../types.js'
 
 export const MAX_EMAILS_PER_CHANGE = 100
@@ -96,6 +99,7 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
       contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
     })
     if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
+    await addNumbersOfNew(tx, { accountId, bookId, now, accepted, stored })
     const variablesOfNew = new Map(accepted.map((c) => [c.email, c.variables]))
     const added = stored.filter((s) => s.inserted).map((s) => ({ email: s.email, bookId, variables: variablesOfNew.get(s.email) }))
     await recordContactEvents(tx, 'new_emails', accountId, added, now)
@@ -109,6 +113,21 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
     }
     return { added: added.length, updated: stored.length - added.length, rejected: batch.rejected, blacklisted: [...blacklisted] }
   })
+}
+
+/** The phones of the contacts just stored become numbers of the list too; a batch without phones costs nothing. */
+async function addNumbersOfNew(
+  tx: Kysely<Database>,
+  batch: { accountId: number; bookId: number; now: number; accepted: readonly PreparedContact[]; stored: readonly { email: string; status: number }[] },
+): Promise<void> {
+  const phoned = batch.accepted.filter((c) => c.phone !== null)
+  if (phoned.length === 0) return
+  const statusOf = new Map(batch.stored.map((c) => [c.email, c.status]))
+  const contacts = phoned.flatMap((c) => {
+    const status = statusOf.get(c.email)
+    return status === undefined ? [] : [{ phone: c.phone!, status, variables: c.variables }]
+  })
+  await addNumbersOfContacts(tx, { accountId: batch.accountId, bookId: batch.bookId, now: batch.now, contacts })
 }
 
 function initialStatus(deps: Deps): number {
@@ -147,7 +166,13 @@ export async function confirmationState(deps: Deps, token: string): Promise<Conf
 export async function confirmSubscription(deps: Deps, token: string): Promise<Confirmed> {
   const { state, contactId } = await inspectConfirmation(deps, token)
   if (state !== 'pending') return state
-  return (await contactsRepo.confirmContact(deps.db, contactId, deps.now())) ? 'confirmed' : 'already_used'
+  return deps.db.transaction().execute(async (tx) => {
+    const now = deps.now()
+    if (!(await contactsRepo.confirmContact(tx, contactId, now))) return 'already_used'
+    const contact = await contactsRepo.findContactById(tx, contactId)
+    if (contact) await confirmNumberOfContact(tx, contact, now)
+    return 'confirmed'
+  })
 }
 
 async function inspectConfirmation(deps: Deps, token: string): Promise<{ state: ConfirmationState; contactId: number }> {
@@ -265,7 +290,10 @@ export async function updateVariables(
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
     await contactsRepo.replaceVariables(tx, contact.id, JSON.stringify(merged), now)
-    if (changed?.phone) await contactsRepo.setPhone(tx, contact.id, changed.phone, now)
+    if (changed?.phone) {
+      await contactsRepo.setPhone(tx, contact.id, changed.phone, now)
+      await addNumbersOfContacts(tx, { accountId, bookId, now, contacts: [{ phone: changed.phone, status: contact.status, variables: merged }] })
+    }
   })
 }
 
@@ -275,9 +303,14 @@ export async function setPhone(deps: Deps, accountId: number, bookId: number, ra
   if (!email) throw new AppError('invalid', 'Email is not valid', { publishedCode: 17 })
   const phone = normalizePhone(rawPhone)
   if (!phone) throw new AppError('invalid', 'Phone is not valid')
-  const contact = await contactsRepo.findContact(deps.db, bookId, email)
-  if (!contact) throw emailNotFound()
-  await contactsRepo.setPhone(deps.db, contact.id, phone, deps.now())
+  await deps.db.transaction().execute(async (tx) => {
+    const contact = await contactsRepo.findContact(tx, bookId, email)
+    if (!contact) throw emailNotFound()
+    const now = deps.now()
+    await contactsRepo.setPhone(tx, contact.id, phone, now)
+    const variables = JSON.parse(contact.variables) as ContactVariables
+    await addNumbersOfContacts(tx, { accountId, bookId, now, contacts: [{ phone, status: contact.status, variables }] })
+  })
 }
 
 /** Contacts whose variable `name` equals `value` (GET /addressbooks/{id}/variables/{name}/{value}). */

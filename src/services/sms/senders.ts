@@ -2,6 +2,7 @@
 // (`tidings sms senders …`); a campaign may only use one that is active for its account.
 import * as sendersRepo from '../../storage/repos/sms-senders.js'
 import { AppError } from '../errors.js'
+import { getAccount } from '../accounts/accounts.js'
 import type { Deps } from '../types.js'
 
 const { SMS_SENDER_STATUS } = sendersRepo
@@ -15,7 +16,15 @@ export function isValidSenderId(name: string): boolean {
   return SENDER_ID.test(name)
 }
 
+/** API.md 3.4 */
+const STATUS_EXPLAIN: Record<number, string> = { 0: 'In moderation', 1: 'Active', 2: 'Rejected' }
+
+export function senderStatusExplain(status: number): string {
+  return STATUS_EXPLAIN[status] ?? 'Unknown'
+}
+
 export async function registerSmsSender(deps: Deps, accountId: number, name: string): Promise<number> {
+  if ((await getAccount(deps, accountId)).deletedAt !== null) throw new AppError('not_found', `account ${accountId} not found`)
   if (!isValidSenderId(name)) throw new AppError('invalid', `Sender "${name}" is not valid: up to 11 letters and digits, or a number`)
   const id = await sendersRepo.insertSmsSender(deps.db, { accountId, name, now: deps.now() })
   if (id === undefined) throw new AppError('conflict', `The account already has the sender "${name}"`)

@@ -16,15 +16,13 @@ export interface BookRow {
   contactsGeneration: number
 }
 
+/** Email contacts of a list (its numbers: list-phones.ts countNumbersByBook). */
 export interface BookCounts {
   all: number
   active: number
-  newPhones: number
-  activePhones: number
-  inactivePhones: number
 }
 
-export const ZERO_COUNTS: BookCounts = Object.freeze({ all: 0, active: 0, newPhones: 0, activePhones: 0, inactivePhones: 0 })
+export const ZERO_COUNTS: BookCounts = Object.freeze({ all: 0, active: 0 })
 
 export async function createBook(db: Kysely<Database>, book: { accountId: number; name: string; now: number }): Promise<number> {
   const row = await db
@@ -85,7 +83,7 @@ export async function markBookDeleted(db: Kysely<Database>, accountId: number, i
   return Number(result.numUpdatedRows) > 0
 }
 
-/** Contact counts per book (status 1 is Active, 0 New: API.md 3.2), from the counts kept with the contacts. */
+/** Contact counts per book (status 1 is Active: API.md 3.2), from the counts kept with the contacts. */
 export async function countContactsByBook(db: Kysely<Database>, bookIds: number[]): Promise<Map<number, BookCounts>> {
   const counts = new Map<number, BookCounts>()
   for (const r of await readCounts(db, bookIds)) {
@@ -93,10 +91,6 @@ export async function countContactsByBook(db: Kysely<Database>, bookIds: number[
     if (!c) counts.set(r.bookId, (c = { ...ZERO_COUNTS }))
     c.all += r.count
     if (r.status === 1) c.active += r.count
-    if (!r.withPhone) continue
-    if (r.status === 0) c.newPhones += r.count
-    if (r.status === 1) c.activePhones += r.count
-    else c.inactivePhones += r.count
   }
   return counts
 }

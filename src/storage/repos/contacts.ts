@@ -201,6 +201,17 @@ export async function activateNewContacts(db: Kysely<Database>, scope: { account
   })
 }
 
+/** The phones of the account's contacts with these addresses (in one list, or in any). */
+export async function findPhonesOf(db: Kysely<Database>, scope: { accountId: number; bookId?: number; emails: readonly string[] }): Promise<string[]> {
+  const phones = new Set<string>()
+  for (let start = 0; start < scope.emails.length; start += LOOKUP_CHUNK) {
+    let query = db.selectFrom('contacts').select('phone').where('account_id', '=', scope.accountId).where('email', 'in', scope.emails.slice(start, start + LOOKUP_CHUNK)).where('phone', 'is not', null)
+    if (scope.bookId !== undefined) query = query.where('address_book_id', '=', scope.bookId)
+    for (const row of await query.execute()) if (row.phone) phones.add(row.phone)
+  }
+  return [...phones]
+}
+
 export async function replaceVariables(db: Kysely<Database>, id: number, variables: string, now: number): Promise<void> {
   await db.updateTable('contacts').set({ variables, updated_at: now }).where('id', '=', id).execute()
 }

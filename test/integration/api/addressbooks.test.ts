@@ -112,7 +112,7 @@ for (const dialect of DIALECTS) {
       ])
     })
 
-    it('computes the counts, total and cost from the contacts of the list', async () => {
+    it('computes the counts, total and cost from the contacts of the list, and the phone counts from its numbers', async () => {
       const id = await create('Counted')
       await insertContacts(t.deps, [
         { accountId: account.id, bookId: id, email: 'a@x.com', status: 1, phone: '380631234567' },
@@ -120,12 +120,18 @@ for (const dialect of DIALECTS) {
         { accountId: account.id, bookId: id, email: 'c@x.com', status: 4, phone: '380631234568' },
         { accountId: account.id, bookId: id, email: 'd@x.com', status: 0, phone: '380631234569' },
       ])
+      // The list's numbers (API.md 4.11): one of each status the phone counts tell apart.
+      const numbers = [['380501234561', 1], ['380501234562', 1], ['380501234563', 0], ['380501234564', 2]] as const
+      await t.deps.db
+        .insertInto('list_phones')
+        .values(numbers.map(([phone, status]) => ({ account_id: account.id, address_book_id: id, phone, status, created_at: t.clock.now, updated_at: t.clock.now })))
+        .execute()
       const [book] = await get(id)
       assert.equal(book?.all_email_qty, 4)
       assert.equal(book?.active_email_qty, 2)
       assert.equal(book?.inactive_email_qty, 2)
-      assert.equal(book?.active_phones_quantity, 1)
-      assert.equal(book?.exc_phones_quantity, 2)
+      assert.equal(book?.active_phones_quantity, 2)
+      assert.equal(book?.exc_phones_quantity, 1)
       const listed = (await t.call(account, { method: 'GET', url: '/addressbooks' })).json<{ id: number; new_phones_quantity: number }[]>()
       assert.equal(listed.find((b) => b.id === id)?.new_phones_quantity, 1)
       assert.deepEqual((await t.call(account, { method: 'GET', url: `/addressbooks/${id}/emails/total` })).json(), { total: 4 })

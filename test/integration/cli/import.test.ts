@@ -211,20 +211,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(theirs, [], 'nothing reached the other account')
     })
 
-    it('adds New contacts under manual activation, and `contacts activate` makes them Active by address, then by list', async () => {
+    it('adds New contacts under manual activation, and `contacts activate` makes them and their numbers Active by address, then by list', async () => {
       const list = await createList(owner, 'manual')
-      const file = csvFile('manual.csv', 'email\none@example.com\ntwo@example.com\nthree@example.com\n')
+      const file = csvFile('manual.csv', 'email,Phone\none@example.com,\ntwo@example.com,380631234567\nthree@example.com,\n')
       const { stdout } = await tidings(['import', '--account', String(owner.id), '--list', String(list), file], { TIDINGS_CONTACT_ACTIVATION: 'manual' })
       assert.equal((JSON.parse(stdout) as Summary).added, 3)
       const statuses = async () => Object.fromEntries((await listed(list)).map((c) => [c.email, c.status]))
       assert.deepEqual(await statuses(), { 'one@example.com': 0, 'two@example.com': 0, 'three@example.com': 0 })
 
       const activate = async (...args: string[]) => JSON.parse((await tidings(['contacts', 'activate', '--account', String(owner.id), ...args])).stdout) as unknown
-      assert.deepEqual(await activate('--list', String(list), 'Two@EXAMPLE.com'), { activated: 0 }, 'the local part is kept as given')
-      assert.deepEqual(await activate('--list', String(list), 'two@EXAMPLE.com'), { activated: 1 })
+      assert.deepEqual(await activate('--list', String(list), 'Two@EXAMPLE.com'), { activated: 0, activated_numbers: 0 }, 'the local part is kept as given')
+      assert.deepEqual(await activate('--list', String(list), 'two@EXAMPLE.com'), { activated: 1, activated_numbers: 1 })
       assert.deepEqual(await statuses(), { 'one@example.com': 0, 'two@example.com': 1, 'three@example.com': 0 })
       await assert.rejects(tidings(['contacts', 'activate', '--account', String(other.id), '--list', String(list)]), /list \d+ not found in account/)
-      assert.deepEqual(await activate('--list', String(list)), { activated: 2 })
+      assert.deepEqual(await activate('--list', String(list)), { activated: 2, activated_numbers: 0 })
       assert.deepEqual(await statuses(), { 'one@example.com': 1, 'two@example.com': 1, 'three@example.com': 1 })
     })
   })
