@@ -8,15 +8,15 @@ import type { ClaimedMessage } from '../storage/repos/message-queue.js'
 import { MESSAGE_STATUS } from '../storage/repos/messages.js'
 import { recordSubmittedParts } from '../storage/repos/sms-parts.js'
 import type { Database } from '../storage/tables.js'
-import type { Render } from '../lib/render.js'
 import type { OutboundSms, SmsChannel, SmsSendResult } from '../delivery/sms/channel.js'
 import { segmentsOf } from '../delivery/sms/text.js'
-import { compileSmsBody } from '../services/sms/pricing.js'
+import { readOptions } from '../services/sms/campaign-input.js'
+import { smsTextOf, type SmsText } from '../services/sms/sms-text.js'
 import type { ChannelDriver, Outcome } from './message-sender.js'
 
 interface PreparedSms {
   sender: string
-  render: Render
+  render: SmsText
 }
 
 const MAX_ERROR_LENGTH = 1000
@@ -33,7 +33,7 @@ export function smsDriver(channel: SmsChannel): ChannelDriver<PreparedSms, Outbo
       if (cached?.updatedAt === campaign.updatedAt) return cached.value
       let value: PreparedSms | Error
       try {
-        value = { sender: campaign.senderName, render: compileSmsBody(campaign.body) }
+        value = { sender: campaign.senderName, render: smsTextOf(campaign.body, readOptions(campaign.channelOptions)) }
       } catch (err) {
         value = err as Error
       }

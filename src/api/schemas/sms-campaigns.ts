@@ -18,7 +18,7 @@ const CampaignFields = {
   route: Type.Optional(Route),
   date: Type.Optional(Type.String({ maxLength: 32, description: '`YYYY-MM-DD HH:MM:SS` UTC; empty, zero or past: now' })),
   emulate: Type.Optional(Type.Boolean({ description: 'Form and price the campaign, never send it, leave it out of the list' })),
-  transliterate: Type.Optional(Type.Boolean()),
+  transliterate: Type.Optional(Type.Boolean({ description: 'Write characters GSM-7 lacks (Cyrillic, …) in Latin letters: 160 characters a part instead of 70' })),
   stat_link_tracking: Type.Optional(Type.Boolean({ description: 'Links become short tracked links; clicks are counted' })),
   stat_link_need_protocol: Type.Optional(Type.Boolean({ description: 'Short links start with https://' })),
 }
@@ -39,6 +39,7 @@ export const Sent = Type.Object({
 })
 
 export const CostQuery = Type.Object({
+  transliterate: Type.Optional(Type.Boolean()),
   addressBookId: Type.Optional(Id),
   phones: Type.Optional(Phones),
   body: Type.Optional(Text),

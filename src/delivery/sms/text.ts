@@ -39,6 +39,11 @@ function septetsOf(char: string): 0 | 1 | 2 {
   return EXTENSION_CODES.has(char) ? 2 : 0
 }
 
+/** Whether a character has a code in GSM-7 (the default alphabet or its extension table). */
+export function isGsm7Character(char: string): boolean {
+  return septetsOf(char) !== 0
+}
+
 /** GSM-7 when every character is in the default alphabet or its extension table, otherwise UCS-2. */
 export function smsEncodingOf(text: string): SmsEncoding {
   for (const char of text) if (septetsOf(char) === 0) return 'ucs2'

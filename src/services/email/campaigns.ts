@@ -1,6 +1,6 @@
 // Email campaigns (API.md 2.3, 4.2): creation with its limits and write-off, reading, editing a scheduled
-// campaign, canceling, and the operator's moderation. Sending is the dispatcher's (dispatcher/campaign-sender.ts);
-// the copy of recipients and the end of a campaign are in campaign-lifecycle.ts.
+// campaign, canceling, and the operator's moderation (of SMS campaigns too). Sending is the dispatcher's
+// (dispatcher/message-sender.ts, email-driver.ts); the copy of recipients is in campaign-lifecycle.ts.
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
 import * as messagesRepo from '../../storage/repos/messages.js'
 import * as messageQueue from '../../storage/repos/message-queue.js'

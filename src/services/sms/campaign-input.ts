@@ -26,6 +26,8 @@ export interface SmsCampaignOptions {
   linkTracking: boolean
   /** Tracked links shown with `https://` (stat_link_need_protocol); without it they are shorter. */
   linkProtocol: boolean
+  /** Characters GSM-7 lacks written in Latin letters (transliteration.ts) */
+  transliterate: boolean
 }
 
 /** The longest text accepted: 10 UCS-2 parts (API.md is silent; operators concatenate at most 6–10). */
@@ -67,10 +69,10 @@ export function sendTimeOf(date: string | undefined, now: number): { sendAt: num
 }
 
 export function optionsOf(input: SmsCampaignInput): SmsCampaignOptions {
-  return { route: routeOf(input), linkTracking: input.stat_link_tracking === true, linkProtocol: input.stat_link_need_protocol === true }
+  return { route: routeOf(input), linkTracking: input.stat_link_tracking === true, linkProtocol: input.stat_link_need_protocol === true, transliterate: input.transliterate === true }
 }
 
 export function readOptions(json: string): SmsCampaignOptions {
   const parsed = JSON.parse(json) as Partial<SmsCampaignOptions>
-  return { route: parsed.route ?? {}, linkTracking: parsed.linkTracking === true, linkProtocol: parsed.linkProtocol === true }
+  return { route: parsed.route ?? {}, linkTracking: parsed.linkTracking === true, linkProtocol: parsed.linkProtocol === true, transliterate: parsed.transliterate === true }
 }

@@ -71,7 +71,7 @@ export async function createSmsCampaign(deps: Deps, accountId: number, input: Sm
       body = await shortenLinks(tx, { campaignId: id, body, publicUrl: deps.config.publicUrl, withProtocol: options.linkProtocol, now })
       await campaignsRepo.setBody(tx, id, body, now)
     }
-    const { messages, totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route: options.route })
+    const { messages, totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, ...options })
     if (!emulated) await writeOff(tx, { accountId, campaignId: id, micros: totalMicros, currency: account.currency, count: messages.length, now })
     await messageQueue.insertSmsMessages(tx, { campaignId: id, accountId, queued: !emulated && !held, sendAt, now }, messages)
     if (input.use_dynamic_list && source === 'list' && scheduled && !emulated) await queueDynamicListTopUp(tx, { id, accountId }, { now, runAt: sendAt })
@@ -114,6 +114,7 @@ async function writeOff(
 }
 
 export interface SmsCostQuery {
+  transliterate?: boolean
   addressBookId?: number
   phones?: unknown[]
   body?: string
@@ -131,7 +132,7 @@ export async function smsCampaignCost(deps: Deps, accountId: number, query: SmsC
   else if ((query.phones ?? []).length > 0) audience = await audienceOfNumbers(deps, accountId, query.phones!)
   else throw new AppError('invalid', 'Argument addressBookId or phones is missing: give a list or numbers')
   const account = await accountsRepo.findAccountById(deps.db, accountId)
-  const { totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route })
+  const { totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, route, transliterate: query.transliterate === true })
   return { priceMicros: totalMicros, currency: account?.currency ?? deps.config.defaultCurrency }
 }
 

@@ -30,7 +30,7 @@ const topUp: JobHandler = async (deps, payload, tx) => {
   const known = new Set((await tx.selectFrom('messages').select('address').where('campaign_id', '=', campaignId).execute()).map((m) => m.address))
   const added = (await sendableNumbersOf(tx, campaign.accountId, bookId)).filter((n) => !known.has(n.phone)).map((n) => ({ ...n, bookId }))
   if (added.length === 0) return
-  const { messages } = priceRecipients(added, campaign.body, { prices: deps.config.smsPrices, route: readOptions(campaign.channelOptions).route })
+  const { messages } = priceRecipients(added, campaign.body, { prices: deps.config.smsPrices, ...readOptions(campaign.channelOptions) })
   await accountsRepo.lockAccount(tx, campaign.accountId)
   let left = await accountsRepo.sumBalanceMicros(tx, campaign.accountId)
   const paid: NewSmsMessage[] = []

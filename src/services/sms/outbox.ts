@@ -4,13 +4,14 @@ import * as messagesRepo from '../../storage/repos/messages.js'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
 import type { ListedEmail } from '../email/outbox.js'
 import type { Deps, Page } from '../types.js'
-import { compileSmsBody } from './pricing.js'
+import { readOptions } from './campaign-input.js'
+import { smsTextOf } from './sms-text.js'
 
 /** The campaign's texts, or undefined when the account has no SMS campaign of that id. */
 export async function listSmsOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[] | undefined> {
   const campaign = await campaignsRepo.findCampaign(deps.db, accountId, campaignId, 'sms')
   if (!campaign) return undefined
-  const render = compileSmsBody(campaign.body)
+  const render = smsTextOf(campaign.body, readOptions(campaign.channelOptions))
   const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
   return messages.map((m) => ({
     id: m.id,

@@ -1,11 +1,10 @@
 // What an SMS campaign costs: each recipient's text (the body with their variables) counted in parts as
 // handsets count them (delivery/sms/text.ts), times the price of a part for the number's country and route
 // (TIDINGS_SMS_PRICES). The cost call and the write-off at creation use this one calculation.
-import { compileTemplate, type Render } from '../../lib/render.js'
 import { countryOfPhone, parseSmsPrices, partPriceMicros, type SmsPriceTable, type SmsRoute } from '../../lib/sms-prices.js'
 import { segmentsOf } from '../../delivery/sms/text.js'
 import type { NewSmsMessage } from '../../storage/repos/message-queue.js'
-import { AppError } from '../errors.js'
+import { smsTextOf } from './sms-text.js'
 
 export interface SmsRecipient {
   phone: string
@@ -21,26 +20,19 @@ function priceTable(setting: string): SmsPriceTable {
   return cachedTable.table
 }
 
-/** The body as a template of the number's variables (`{{name}}`); plain text, never HTML-escaped. */
-export function compileSmsBody(body: string): Render {
-  const render = compileTemplate(body, { escape: false })
-  if (render instanceof Error) throw new AppError('invalid', `Argument body is not a valid template: ${render.message}`)
-  return render
-}
-
 /** Every recipient priced; the parts of one text are counted once however many numbers share it. */
 export function priceRecipients(
   recipients: readonly SmsRecipient[],
   body: string,
-  pricing: { prices: string; route: Record<string, SmsRoute> },
+  pricing: { prices: string; route: Record<string, SmsRoute>; transliterate: boolean },
 ): { messages: NewSmsMessage[]; totalMicros: number } {
   const table = priceTable(pricing.prices)
-  const render = body.includes('{{') ? compileSmsBody(body) : undefined
+  const textOf = smsTextOf(body, pricing)
   const partsOfText = new Map<string, number>()
   const messages: NewSmsMessage[] = []
   let totalMicros = 0
   for (const r of recipients) {
-    const text = render ? render(JSON.parse(r.variables) as Record<string, unknown>) : body
+    const text = textOf(JSON.parse(r.variables) as Record<string, unknown>)
     let parts = partsOfText.get(text)
     if (parts === undefined) {
       parts = segmentsOf(text).segments

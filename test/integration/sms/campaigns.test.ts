@@ -87,8 +87,8 @@ for (const dialect of DIALECTS) {
     })
 
     it('counts long and Unicode texts in parts, and routes by country', async () => {
-      const cost = async (body: string, route?: Record<string, string>) => {
-        const answer = await t.call(setup.account, { method: 'GET', url: '/sms/campaigns/cost', query: { sender: setup.sender, body, phones: JSON.stringify(['380631234567']), ...(route ? { route: JSON.stringify(route) } : {}) } })
+      const cost = async (body: string, route?: Record<string, string>, extra: Record<string, string> = {}) => {
+        const answer = await t.call(setup.account, { method: 'GET', url: '/sms/campaigns/cost', query: { sender: setup.sender, body, phones: JSON.stringify(['380631234567']), ...(route ? { route: JSON.stringify(route) } : {}), ...extra } })
         assert.equal(answer.statusCode, 200, answer.body)
         return answer.json<{ data: { price: number; currency: string } }>().data
       }
@@ -96,6 +96,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await cost('a'.repeat(161))).price, 0.03)
       assert.equal((await cost('Привіт'.repeat(12))).price, 0.03, '72 UCS-2 characters are two parts')
       assert.equal((await cost('a'.repeat(160), { UA: 'international' })).price, 0.03)
+      assert.equal((await cost('Привіт'.repeat(12), undefined, { transliterate: '1' })).price, 0.015, 'transliterated: 72 GSM-7 characters, one part')
     })
 
     it('sends through the channel and takes the receipts: 0 → 1 → 2', async () => {
@@ -114,6 +115,14 @@ for (const dialect of DIALECTS) {
       // API.md 6 has no SMS events: the campaign's start and end make no task_status_update.
       const events = await t.deps.db.selectFrom('events').select('action').where('account_id', '=', setup.account.id).execute()
       assert.deepEqual(events, [])
+    })
+
+    it('transliterates what GSM-7 lacks when asked, in the text sent and in its price', async () => {
+      const answer = await send({ phones: [GB], body: 'Привіт, Юлія! Знижка 10€ 😀', transliterate: 1 })
+      const id = answer.json<{ campaign_id: number }>().campaign_id
+      const outbox = await t.call(setup.account, { method: 'GET', url: '/outbox', query: { campaign_id: String(id) } })
+      assert.deepEqual(outbox.json<{ text: string }[]>().map((m) => m.text), ['Privit, Yuliya! Znizhka 10€ 😀'])
+      assert.equal(await smsDispatcher(t, channel).drain(), 1)
     })
 
     it('refuses a campaign the balance cannot pay, storing nothing', async () => {
