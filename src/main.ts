@@ -6,6 +6,7 @@ import { openDatabase, type Storage } from './storage/db.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { buildServer } from './api/server.js'
 import { purgeExpiredTokens } from './services/accounts/auth.js'
+import { purgeUnmatchedReceipts } from './storage/repos/sms-parts.js'
 import * as tags from './services/audience/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
@@ -54,6 +55,8 @@ export async function serve(config: Config, log = createLogger(config), options:
 
   const purge = setInterval(() => {
     purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
+    // A receipt waits for its submit's answer a few seconds at most; a week later it will never be matched.
+    purgeUnmatchedReceipts(deps.db, deps.now() - 7 * 86_400_000).catch((err: unknown) => log.warn({ err }, 'purging unmatched SMS receipts failed'))
   }, 10 * 60_000)
   purge.unref()
   const dispatcher = options.dispatch === false ? undefined : startDispatch(deps)

@@ -78,3 +78,9 @@ async function settleMessages(db: Kysely<Database>, messageIds: readonly number[
     }
   }
 }
+
+/** Deletes receipts stored before `before` that never met their submit (its campaign deleted, or another SMSC's). */
+export async function purgeUnmatchedReceipts(db: Kysely<Database>, before: number): Promise<number> {
+  const result = await db.deleteFrom('sms_parts').where('message_id', 'is', null).where('created_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
