@@ -6,14 +6,12 @@ import * as listPhonesRepo from '../../storage/repos/list-phones.js'
 import * as booksRepo from '../../storage/repos/address-books.js'
 import * as contactsRepo from '../../storage/repos/contacts.js'
 import { normalizePhone } from '../../lib/phone-number.js'
+import { checkPhoneCount, readPhoneList } from './phone-list.js'
 import { AppError } from '../errors.js'
 import { getLiveBook } from './addressbooks.js'
 import type { ContactVariables } from './contact-variables.js'
 import { readGivenVariables, typeVariables, valuesOf, type GivenVariable, type VariablesPatch } from './number-variables.js'
 import type { Deps } from '../types.js'
-
-/** Numbers per call; an import sends batches of 5,000 (contact-import.ts). */
-export const MAX_NUMBERS_PER_CALL = 10_000
 
 export interface AddCounters {
   added: number
@@ -47,7 +45,7 @@ export function initialNumberStatus(deps: Deps): number {
 
 /** POST /sms/numbers: numbers without variables. */
 export async function addNumbers(deps: Deps, accountId: number, bookId: number, phones: readonly unknown[]): Promise<AddCounters> {
-  checkCount(phones.length)
+  checkPhoneCount(phones.length)
   const { added, exists, exceptions } = await storeNumbers(deps, accountId, bookId, phones.map((phone) => ({ phone, variables: [] })), 'api')
   return { added, exists, exceptions }
 }
@@ -55,7 +53,7 @@ export async function addNumbers(deps: Deps, accountId: number, bookId: number, 
 /** POST /sms/numbers/variables: an object of number → its variables; numbers already in the list get them merged. */
 export async function addNumbersWithVariables(deps: Deps, accountId: number, bookId: number, phones: Record<string, unknown>): Promise<AddCounters> {
   const entries = Object.entries(phones).map(([phone, variables]) => ({ phone, variables: readGivenVariables(variables, `phones.${phone}`) }))
-  checkCount(entries.length)
+  checkPhoneCount(entries.length)
   const { added, exists, exceptions } = await storeNumbers(deps, accountId, bookId, entries, 'api')
   return { added, exists, exceptions }
 }
@@ -112,8 +110,7 @@ export async function storeNumbers(deps: Deps, accountId: number, bookId: number
 
 /** PUT /sms/numbers: the same variables merged into each of `phones` the list has; returns how many changed. */
 export async function updateNumbersVariables(deps: Deps, accountId: number, bookId: number, rawPhones: readonly unknown[], rawVariables: unknown): Promise<number> {
-  checkCount(rawPhones.length)
-  const phones = validNumbers(rawPhones)
+  const { phones } = readPhoneList(rawPhones)
   const given = readGivenVariables(rawVariables, 'variables')
   if (given.length === 0) throw new AppError('invalid', 'Argument variables missing')
   await getLiveBook(deps, accountId, bookId)
@@ -146,8 +143,7 @@ export async function updateNumberVariables(deps: Deps, accountId: number, bookI
 
 /** DELETE /sms/numbers: returns how many of `phones` the list had. */
 export async function deleteNumbers(deps: Deps, accountId: number, bookId: number, rawPhones: readonly unknown[]): Promise<number> {
-  checkCount(rawPhones.length)
-  const phones = validNumbers(rawPhones)
+  const { phones } = readPhoneList(rawPhones)
   await getLiveBook(deps, accountId, bookId)
   return listPhonesRepo.deleteNumbers(deps.db, { accountId, bookId, phones })
 }
@@ -160,19 +156,4 @@ export async function getNumberInfo(deps: Deps, accountId: number, bookId: numbe
   const found = await listPhonesRepo.findNumber(deps.db, { accountId, bookId, phone })
   if (!found) throw phoneNotFound()
   return { status: found.status, variables: JSON.parse(found.variables) as ContactVariables, createdAt: found.createdAt }
-}
-
-/** The distinct stored forms of the valid numbers among `raw`. */
-function validNumbers(raw: readonly unknown[]): string[] {
-  const phones = new Set<string>()
-  for (const value of raw) {
-    const phone = normalizePhone(value)
-    if (phone) phones.add(phone)
-  }
-  return [...phones]
-}
-
-function checkCount(n: number): void {
-  if (n === 0) throw new AppError('invalid', 'Argument phones missing')
-  if (n > MAX_NUMBERS_PER_CALL) throw new AppError('invalid', `Argument phones may hold at most ${MAX_NUMBERS_PER_CALL} numbers`)
 }

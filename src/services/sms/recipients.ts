@@ -1,32 +1,22 @@
 // Who an SMS campaign goes to: the numbers given (POST /sms/send, the cost call) or a list's numbers
 // (POST /sms/campaigns). Invalid and blacklisted numbers are `exceptions`, never recipients.
-import { normalizePhone } from '../../lib/phone-number.js'
 import * as booksRepo from '../../storage/repos/address-books.js'
 import { countNumbersOf, sendableNumbersOf } from '../../storage/repos/list-phones.js'
 import { findBlacklistedPhones } from '../../storage/repos/sms-blacklist.js'
 import { AppError } from '../errors.js'
 import type { Deps } from '../types.js'
 import type { SmsRecipient } from './pricing.js'
+import { readPhoneList } from '../audience/phone-list.js'
 
 export interface Audience {
   recipients: SmsRecipient[]
   exceptions: number
 }
 
-/** At most this many numbers in one /sms/send call (the Viber limit of API.md 8 is 1000; SMS states none). */
-export const MAX_NUMBERS = 10_000
-
 export async function audienceOfNumbers(deps: Deps, accountId: number, raw: readonly unknown[]): Promise<Audience> {
-  if (raw.length > MAX_NUMBERS) throw new AppError('invalid', `Argument phones may hold at most ${MAX_NUMBERS} numbers`)
-  const valid = new Set<string>()
-  let invalid = 0
-  for (const value of raw) {
-    const phone = normalizePhone(value)
-    if (phone) valid.add(phone)
-    else invalid += 1
-  }
-  const blacklisted = await findBlacklistedPhones(deps.db, accountId, [...valid])
-  const recipients = [...valid].filter((phone) => !blacklisted.has(phone)).map((phone) => ({ phone, variables: '{}', bookId: null }))
+  const { phones, invalid } = readPhoneList(raw)
+  const blacklisted = await findBlacklistedPhones(deps.db, accountId, phones)
+  const recipients = phones.filter((phone) => !blacklisted.has(phone)).map((phone) => ({ phone, variables: '{}', bookId: null }))
   return { recipients, exceptions: invalid + blacklisted.size }
 }
 
