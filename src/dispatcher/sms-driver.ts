@@ -53,7 +53,7 @@ export function smsDriver(channel: SmsChannel): ChannelDriver<PreparedSms, Outbo
       return channel.send(batch)
     },
     outcomeOf(message: ClaimedMessage, result: SmsSendResult) {
-      if (result.ok) return { recorded: { id: message.id, kind: 'submitted', providerId: result.providerIds[0] ?? '', captured: result.captured === true }, providerIds: result.providerIds }
+      if (result.ok) return { recorded: { id: message.id, kind: 'submitted', captured: result.captured === true }, providerIds: result.providerIds }
       const error = result.reason.slice(0, MAX_ERROR_LENGTH)
       return { recorded: { id: message.id, kind: 'final', status: MESSAGE_STATUS.notSent, error } }
     },

@@ -149,8 +149,8 @@ export async function renewLease(db: Kysely<Database>, lease: MessageLease, leas
 
 export type MessageOutcome =
   | { id: number; kind: 'sent'; captured: boolean }
-  /** An SMS the SMSC took: sent, delivered when the receipts of all its parts say so (repos/sms-parts.ts). */
-  | { id: number; kind: 'submitted'; providerId: string; captured: boolean }
+  /** An SMS the SMSC took: sent, delivered when the receipts of all its parts say so (its parts' ids: repos/sms-parts.ts). */
+  | { id: number; kind: 'submitted'; captured: boolean }
   | { id: number; kind: 'retry'; error: string; retryAt: number }
   | { id: number; kind: 'final'; status: number; error: string }
 
@@ -164,16 +164,18 @@ export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, 
     const rows = await heldBy(db, lease, ids).set({ ...change, locked_until: null, lease_token: null, updated_at: now }).returning('id').execute()
     for (const row of rows) recorded.add(Number(row.id))
   }
-  // Successes share every value (the relay's id is our own Message-ID): one statement for many rows.
-  for (const captured of [false, true]) {
-    const ids = outcomes.filter((o) => o.kind === 'sent' && o.captured === captured).map((o) => o.id)
-    for (let i = 0; i < ids.length; i += 500) {
-      await update(ids.slice(i, i + 500), { status: MESSAGE_STATUS.delivered, queued: 0, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null })
+  // Successes share every value (an email's relay id is our own Message-ID; an SMS's part ids are in sms_parts):
+  // one statement for many rows.
+  for (const [kind, status] of [['sent', MESSAGE_STATUS.delivered], ['submitted', MESSAGE_STATUS.sent]] as const) {
+    for (const captured of [false, true]) {
+      const ids = outcomes.filter((o) => o.kind === kind && o.captured === captured).map((o) => o.id)
+      for (let i = 0; i < ids.length; i += 500) {
+        await update(ids.slice(i, i + 500), { status, queued: 0, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null })
+      }
     }
   }
   for (const o of outcomes) {
-    if (o.kind === 'submitted') await update([o.id], { status: MESSAGE_STATUS.sent, queued: 0, sent_at: now, last_error: null, provider_id: o.captured ? CAPTURED : o.providerId })
-    else if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
+    if (o.kind === 'retry') await update([o.id], { status: MESSAGE_STATUS.retrying, next_attempt_at: o.retryAt, last_error: o.error })
     else if (o.kind === 'final') await update([o.id], { status: o.status, queued: 0, last_error: o.error })
   }
   return recorded

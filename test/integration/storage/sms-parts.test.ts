@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
       assert.equal(answer.statusCode, 200, answer.body)
       const token = `claim-${next}`
       const [message] = await messageQueue.claimDue(t.deps.db, { channel: 'sms', now: t.clock.now, limit: 1, leaseUntil: t.clock.now + 60_000, token })
-      await messageQueue.recordOutcomes(t.deps.db, { token, ids: [message!.id] }, [{ id: message!.id, kind: 'submitted', providerId: providerIds[0]!, captured: false }], t.clock.now)
+      await messageQueue.recordOutcomes(t.deps.db, { token, ids: [message!.id] }, [{ id: message!.id, kind: 'submitted', captured: false }], t.clock.now)
       if (record) await recordSubmittedParts(t.deps.db, [{ messageId: message!.id, providerIds }], t.clock.now)
       return message!.id
     }
