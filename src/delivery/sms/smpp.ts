@@ -62,7 +62,13 @@ class SmppChannel implements SmsChannel {
   /** Messages whose next part may go: before new messages, so that started messages finish. */
   private readonly continuing = new Fifo<Job>()
   private outstanding = 0
-  private pausedUntil = 0
+  /**
+   * Submits held after ESME_RTHROTTLED or ESME_RMSGQFUL; only the pause's timer ends it. Not a deadline compared
+   * with performance.now(): Node's timers count whole milliseconds, so the timer could fire up to 1 ms before
+   * such a deadline (0.3 ms seen), pump() then returned with messages waiting and no timer left to wake it, and
+   * the sender awaiting them hung for good (smpp-campaign.test.ts, 2 runs in 6).
+   */
+  private paused = false
   private slowDownDelay: number
   private pauseTimer: NodeJS.Timeout | undefined
   // The concatenation reference of the next long text; starting anywhere makes a restart unlikely to reuse the
@@ -142,7 +148,7 @@ class SmppChannel implements SmsChannel {
 
   /** Submits parts while the window has room, the bind is up and the SMSC has not asked us to slow down. */
   private pump(): void {
-    if (this.link.state !== 'bound' || performance.now() < this.pausedUntil) return
+    if (this.link.state !== 'bound' || this.paused) return
     this.link.corked(() => {
       while (this.outstanding < this.window) {
         const job = this.continuing.take() ?? this.waiting.take()
@@ -181,11 +187,13 @@ class SmppChannel implements SmsChannel {
   }
 
   private slowDown(status: number): void {
-    if (performance.now() < this.pausedUntil) return
-    this.pausedUntil = performance.now() + this.slowDownDelay
+    if (this.paused) return
+    this.paused = true
     this.options.log.warn({ pauseMs: this.slowDownDelay }, `SMPP: ${describeStatus(status)}; pausing submits`)
-    clearTimeout(this.pauseTimer)
-    this.pauseTimer = setTimeout(() => this.pump(), this.slowDownDelay)
+    this.pauseTimer = setTimeout(() => {
+      this.paused = false
+      this.pump()
+    }, this.slowDownDelay)
     this.slowDownDelay = Math.min(this.slowDownDelay * 2, this.slowDownMs.max)
   }
 

@@ -119,6 +119,19 @@ describe('SMPP channel', () => {
     assert.deepEqual(smsc.messages().map((m) => m.text), ['three', 'one', 'two'])
   })
 
+  it('sends again after every pause, however close to its end the timer fires', { timeout: 10_000 }, async () => {
+    // 500 pauses of 1 ms: a timer fires up to 1 ms before performance.now() reaches its due time; a pause that
+    // waited for both left the second message waiting for good (most runs hung within 200 pauses).
+    const { smsc, channel } = await setup({ window: 1, slowDownMs: { first: 1, max: 1 } }, { record: false })
+    smsc.receipts = 'none'
+    for (let pause = 0; pause < 500; pause++) {
+      smsc.throttleNext = 1
+      const [throttled, sent] = await channel.send([sms('447700900001', 'one'), sms('447700900002', 'two')])
+      assert.equal(throttled?.ok, false)
+      assert.equal(sent?.ok, true, `after pause ${pause}: ${JSON.stringify(sent)}`)
+    }
+  })
+
   it('refuses a message for good with the status the SMSC named; the rest of the batch goes', async () => {
     const { smsc, channel } = await setup()
     smsc.reject = (to) => (to === '10000000000' ? smpp.errors.ESME_RINVDSTADR : to === '10000000001' ? 0x0401 : undefined)
