@@ -37,6 +37,7 @@ for (const dialect of DIALECTS) {
     let setup: SmsSetup
     let smsc: Smsc
     let channel: SmsChannel
+    let lists = 0
 
     before(async () => {
       t = await startTestApp(dialect, { smsPrices: PRICES, publicUrl: 'https://news.example.org' })
@@ -52,7 +53,7 @@ for (const dialect of DIALECTS) {
 
     const call = (options: InjectOptions, account = setup.account) => t.call(account, options)
     const newList = async (phones: string[], account = setup.account) => {
-      const book = await call({ method: 'POST', url: '/addressbooks', payload: { bookName: `SMS list ${t.clock.now}-${Math.random()}` } }, account)
+      const book = await call({ method: 'POST', url: '/addressbooks', payload: { bookName: `SMS list ${++lists}` } }, account)
       assert.equal(book.statusCode, 200, book.body)
       const id = book.json<{ id: number }>().id
       if (phones.length > 0) await addNumbers(id, phones, account)
