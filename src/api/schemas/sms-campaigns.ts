@@ -40,7 +40,8 @@ export const Sent = Type.Object({
 
 export const CostQuery = Type.Object({
   transliterate: Type.Optional(Type.Boolean()),
-  addressBookId: Type.Optional(Id),
+  // npm requires an addressBookId argument even when numbers are priced: 0 (as null or "") means none (COMPAT.md "SMS and Viber" 8).
+  addressBookId: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The list to price; 0 or null: none, price `phones`' })),
   phones: Type.Optional(Phones),
   body: Type.Optional(Text),
   sender: Type.Optional(Type.String({ maxLength: 64 })),

@@ -128,7 +128,8 @@ export async function smsCampaignCost(deps: Deps, accountId: number, query: SmsC
   senderOf(query)
   const route = routeOf(query)
   let audience: Audience
-  if (query.addressBookId !== undefined) audience = await audienceOfList(deps, accountId, query.addressBookId)
+  // 0 is no list (COMPAT.md "SMS and Viber" 8): the numbers are priced.
+  if (query.addressBookId) audience = await audienceOfList(deps, accountId, query.addressBookId)
   else if ((query.phones ?? []).length > 0) audience = await audienceOfNumbers(deps, accountId, query.phones!)
   else throw new AppError('invalid', 'Argument addressBookId or phones is missing: give a list or numbers')
   const account = await accountsRepo.findAccountById(deps.db, accountId)
