@@ -3,13 +3,12 @@
 // answered at once), and the SMPP channel (one send() of every message, receipts to a handler that returns at
 // once). The reference for issue 17's SMS benchmark. Run: npx tsx bench/lib/smpp-rate.ts
 // (BENCH_SMPP_MESSAGES per run, default 50000; BENCH_SMPP_WINDOWS, default 10,100).
-import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { pino } from 'pino'
 import smpp from 'smpp'
 import { smppChannel } from '../../src/delivery/sms/smpp.js'
 import { smppTargetOf } from '../../src/delivery/sms/smpp-link.js'
-import { fmt, positiveNumber, ROOT } from './env.js'
+import { fmt, positiveNumber } from './env.js'
+import { startSmscProcess } from './smsc-child.js'
 
 const TEXT = 'Your code is 123456. Valid for 10 minutes.'
 const destination = (i: number) => `4477${String(i).padStart(8, '0')}`
@@ -60,14 +59,6 @@ export async function channelSubmitRate(url: string, window: number, count: numb
   const handled = receipts
   await channel.close()
   return { rate: count / seconds, receipts: handled }
-}
-
-/** Starts bench/lib/smsc-process.ts and reads its URL. */
-async function startSmscProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/smsc-process.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string])
-  const { url } = JSON.parse(line!) as { url: string }
-  return { url, stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

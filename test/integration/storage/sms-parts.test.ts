@@ -1,6 +1,7 @@
 // SMS parts and receipts (storage/repos/sms-parts.ts): a receipt matched whether it comes before or after the
 // submit's answer is recorded, a message delivered only when every part is, a failed part ending it, a final
-// state never replaced by a late intermediate one, and unmatched receipts purged after a while; both databases.
+// state never replaced by a late intermediate one (also within one batch), and unmatched receipts purged after a
+// while; both databases.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
@@ -75,6 +76,29 @@ for (const dialect of DIALECTS) {
       const left = await t.deps.db.selectFrom('sms_parts').select('provider_id').where('message_id', 'is', null).execute()
       assert.deepEqual(left, [])
       assert.ok((await t.deps.db.selectFrom('sms_parts').select('provider_id').execute()).length >= 6, 'matched parts stay')
+    })
+
+    it('stores a batch holding several receipts of one part as it would store them one after the other', async () => {
+      // One statement per batch must not touch a part twice (PostgreSQL refuses that in INSERT … ON CONFLICT).
+      const finalFirst = await submitted(['b-1'])
+      const finalLast = await submitted(['b-2'])
+      const twice = await submitted(['b-3'])
+      const batch = [
+        receipt('b-1', 'delivered'),
+        receipt('b-1', 'enroute', false),
+        receipt('b-2', 'enroute', false),
+        receipt('b-2', 'undeliverable', true, '002'),
+        receipt('b-3', 'delivered'),
+        receipt('b-3', 'delivered'),
+        receipt('b-unknown', 'accepted', false),
+        receipt('b-unknown', 'enroute', false),
+      ]
+      assert.equal(await recordReceipts(t.deps.db, batch, t.clock.now), 3, 'parts of known messages')
+      assert.equal((await statusOf(finalFirst)).status, 2)
+      assert.deepEqual(await statusOf(finalLast), { status: 8, last_error: 'undeliverable (err:002)' })
+      assert.equal((await statusOf(twice)).status, 2)
+      const unknown = await t.deps.db.selectFrom('sms_parts').select(['state', 'message_id']).where('provider_id', '=', 'b-unknown').executeTakeFirstOrThrow()
+      assert.deepEqual(unknown, { state: 'accepted', message_id: null }, 'the first intermediate state, waiting for its submit')
     })
   })
 }
