@@ -31,7 +31,7 @@
 import nodemailer from 'nodemailer'
 import { simpleParser } from 'mailparser'
 import { convert } from 'html-to-text'
-import { fmt, machine, positiveNumber, writeResults } from './lib/env.js'
+import { fmt, machine, positiveNumber, writeResults, listFromEnv } from './lib/env.js'
 import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
@@ -79,13 +79,6 @@ const GOAL_RSS_MIB = 250
 /** "Flat": the RSS at the last checkpoint is at most this much above the RSS at the first. */
 const FLAT_GROWTH = 0.1
 
-function listFromEnv<T extends string>(name: string, known: readonly T[], fallback: readonly T[]): T[] {
-  const raw = process.env[name]
-  if (raw?.trim() === 'none') return []
-  const asked = raw ? raw.split(',').map((t) => t.trim()).filter(Boolean) : [...fallback]
-  for (const t of asked) if (!known.includes(t as T)) throw new Error(`unknown ${name} entry: ${t} (known: ${known.join(', ')}, or none)`)
-  return asked as T[]
-}
 
 // ---- the campaign's contacts and template -------------------------------------------------------------------
 

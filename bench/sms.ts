@@ -21,7 +21,7 @@
 // BENCH_SCENARIOS (campaign,rate), BENCH_DIALECTS (sqlite; sqlite,postgres; none: the reference only),
 // BENCH_REFERENCE_RUNS (3), BENCH_STALL_SECONDS (30), BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1,
 // BENCH_SKIP_BUILD=1, TIDINGS_TEST_DATABASE_URL.
-import { fmt, machine, positiveNumber, writeResults } from './lib/env.js'
+import { fmt, machine, positiveNumber, writeResults, listFromEnv } from './lib/env.js'
 import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
@@ -76,13 +76,6 @@ const RATE_TOLERANCE = 0.05
 /** "Flat": the RSS at the last checkpoint is at most this much above the RSS at the first. */
 const FLAT_GROWTH = 0.1
 
-function listFromEnv<T extends string>(name: string, known: readonly T[], fallback: readonly T[]): T[] {
-  const raw = process.env[name]
-  if (raw?.trim() === 'none') return []
-  const asked = raw ? raw.split(',').map((t) => t.trim()).filter(Boolean) : [...fallback]
-  for (const t of asked) if (!known.includes(t as T)) throw new Error(`unknown ${name} entry: ${t} (known: ${known.join(', ')}, or none)`)
-  return asked as T[]
-}
 
 /**
  * Distinct valid UK mobile numbers (+44 7400 1xxxxx; libphonenumber-js/max accepts all 100,000 of them), as

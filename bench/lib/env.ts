@@ -23,6 +23,15 @@ export function targetsFromEnv<T extends string>(known: readonly T[], fallback: 
   return asked as T[]
 }
 
+/** A comma-separated setting (BENCH_DIALECTS, BENCH_SINKS, …) checked against what the benchmark knows; `none`: empty. */
+export function listFromEnv<T extends string>(name: string, known: readonly T[], fallback: readonly T[]): T[] {
+  const raw = process.env[name]
+  if (raw?.trim() === 'none') return []
+  const asked = raw ? raw.split(',').map((t) => t.trim()).filter(Boolean) : [...fallback]
+  for (const t of asked) if (!known.includes(t as T)) throw new Error(`unknown ${name} entry: ${t} (known: ${known.join(', ')}, or none)`)
+  return asked as T[]
+}
+
 /** `digits` decimals at most. */
 export function fmt(n: number, digits: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits })

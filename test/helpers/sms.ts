@@ -3,7 +3,9 @@ import type { TestApp } from './app.js'
 import type { TestAccount } from './factories.js'
 import { moderateSmsSender, registerSmsSender } from '../../src/services/sms/senders.js'
 import { smsSender } from '../../src/dispatcher/sms-sender.js'
+import { pino } from 'pino'
 import type { SmsChannel } from '../../src/delivery/sms/channel.js'
+import { smppChannel } from '../../src/delivery/sms/smpp.js'
 import { sumBalanceMicros } from '../../src/storage/repos/accounts.js'
 
 export interface SmsSetup {
@@ -69,4 +71,9 @@ export async function smsCampaignInfo(t: TestApp, account: TestAccount, id: numb
   const answer = await t.call(account, { method: 'GET', url: `/sms/campaigns/info/${id}` })
   if (answer.statusCode !== 200) throw new Error(`info of ${id}: ${answer.statusCode} ${answer.body}`)
   return answer.json<{ result: boolean; data: SmsCampaignInfo }>().data
+}
+
+/** An SMPP channel bound to a test SMSC, reconnecting and slowing down in milliseconds rather than seconds. */
+export function testSmppChannel(smsc: { url: string }): SmsChannel {
+  return smppChannel({ url: smsc.url, log: pino({ level: 'silent' }), window: 10, reconnectMs: { first: 50, max: 200 }, slowDownMs: { first: 50, max: 100 } })
 }

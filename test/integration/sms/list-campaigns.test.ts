@@ -6,14 +6,12 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { InjectOptions } from 'fastify'
-import { pino } from 'pino'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { snapshotDatabase, type TestAccount } from '../../helpers/factories.js'
 import { activeSender } from '../../helpers/senders.js'
-import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, type SmsSetup } from '../../helpers/sms.js'
+import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, testSmppChannel, type SmsSetup } from '../../helpers/sms.js'
 import { startSmsc, type Smsc } from '../../helpers/smsc.js'
-import { smppChannel } from '../../../src/delivery/sms/smpp.js'
 import type { SmsChannel } from '../../../src/delivery/sms/channel.js'
 import { JobRunner } from '../../../src/dispatcher/jobs.js'
 import { smsJobHandlers } from '../../../src/services/sms/dynamic-list.js'
@@ -43,7 +41,7 @@ for (const dialect of DIALECTS) {
       t = await startTestApp(dialect, { smsPrices: PRICES, publicUrl: 'https://news.example.org' })
       setup = await smsSetup(t)
       smsc = await startSmsc()
-      channel = smppChannel({ url: smsc.url, log: pino({ level: 'silent' }), window: 10, reconnectMs: { first: 50, max: 200 } })
+      channel = testSmppChannel(smsc)
     })
     after(async () => {
       await channel.close()
@@ -269,7 +267,7 @@ for (const dialect of DIALECTS) {
       t = await startTestApp(dialect, { smsPrices: PRICES, moderation: 'manual' })
       setup = await smsSetup(t)
       smsc = await startSmsc()
-      channel = smppChannel({ url: smsc.url, log: pino({ level: 'silent' }), window: 10, reconnectMs: { first: 50, max: 200 } })
+      channel = testSmppChannel(smsc)
     })
     after(async () => {
       await channel.close()

@@ -4,12 +4,10 @@
 // on both databases.
 import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { pino } from 'pino'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
-import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, type SmsSetup } from '../../helpers/sms.js'
+import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, testSmppChannel, type SmsSetup } from '../../helpers/sms.js'
 import { startSmsc, type Smsc } from '../../helpers/smsc.js'
-import { smppChannel } from '../../../src/delivery/sms/smpp.js'
 import type { SmsChannel } from '../../../src/delivery/sms/channel.js'
 
 const PRICES = 'default=0.02,GB=0.01'
@@ -28,7 +26,7 @@ for (const dialect of DIALECTS) {
       t = await startTestApp(dialect, { smsPrices: PRICES, publicUrl: 'https://t.example' })
       setup = await smsSetup(t)
       smsc = await startSmsc()
-      channel = smppChannel({ url: smsc.url, log: pino({ level: 'silent' }), window: 10, reconnectMs: { first: 50, max: 200 }, slowDownMs: { first: 50, max: 100 } })
+      channel = testSmppChannel(smsc)
     })
     afterEach(() => {
       smsc.receipts = 'after'
