@@ -165,6 +165,10 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
    */
   private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
     await this.deps.db.transaction().execute(async (tx) => {
+      // The campaigns first, before finishIfDone below locks them again: a message written twice in this
+      // transaction (an SMS marked sent, then delivered by a receipt that came first) makes PostgreSQL's
+      // foreign-key check share-lock its campaign row, and two batches upgrading that lock at once deadlock.
+      for (const campaignId of [...campaigns.keys()].sort((a, b) => a - b)) await campaignsRepo.lockCampaign(tx, campaignId)
       const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')

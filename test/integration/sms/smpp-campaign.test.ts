@@ -1,7 +1,7 @@
 // SMS campaigns through a real SMPP connection (the test SMSC of test/helpers/smsc.ts on loopback): receipts
 // deciding each number's final status, refunds of what the SMSC refused, long texts in parts, receipts that
-// overtake their submit's answer, throttling and a dropped bind mid-campaign, emulate and tracked short links;
-// on both databases.
+// overtake their submit's answer, two batches recorded at once, throttling and a dropped bind mid-campaign,
+// emulate and tracked short links; on both databases.
 import { after, afterEach, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { DIALECTS } from '../../helpers/databases.js'
@@ -101,6 +101,19 @@ for (const dialect of DIALECTS) {
       await sendAll()
       await waitFor(async () => (await statuses(id)).every(([, status]) => status === 2))
       assert.deepEqual((await statuses(id)).map(([, status]) => status), [2, 2, 2, 2, 2])
+    })
+
+    it('records two batches at once when each writes its messages twice (receipts first), without a deadlock', async () => {
+      // A batch's transaction marks its messages sent, then delivered (their receipts came first). On PostgreSQL
+      // the second write of a row makes the foreign-key check share-lock the campaign row; two batches then
+      // upgrading that lock to the campaign lock of finishIfDone at once deadlocked (seen in bench:sms).
+      smsc.receipts = 'before'
+      const id = await send({ phones: numbers(300, 447400700000) })
+      // Two batches of 5 fill the window of 10 together: they finish sending, and start recording, at once.
+      const dispatcher = smsDispatcher(t, channel, { batchSize: 5 })
+      for (let round = 0; round < 30; round++) await Promise.all([dispatcher.sender.sendDue(), dispatcher.sender.sendDue()])
+      await waitFor(async () => (await statuses(id)).every(([, status]) => status === 2))
+      assert.deepEqual((await statuses(id)).filter(([, status]) => status !== 2), [])
     })
 
     it('loses no number when the SMSC throttles and then drops the bind mid-campaign', async () => {
