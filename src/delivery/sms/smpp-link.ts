@@ -123,7 +123,12 @@ export class SmppLink {
       })
     })
     session.on('pdu', (pdu: smpp.PDU) => this.receive(session, pdu))
-    session.on('error', (err: Error) => this.abandon(session, err.message))
+    // The reason reaches messages' last_error, which accounts read (GET /outbox): the error's code only, never
+    // its text, which names the SMSC's address ("connect ECONNREFUSED 10.0.0.5:2775"). The log keeps it whole.
+    session.on('error', (err: NodeJS.ErrnoException) => {
+      log.warn({ err, host: target.host, port: target.port }, 'SMPP connection error')
+      this.abandon(session, `network error ${err.code ?? 'on the SMSC connection'}`)
+    })
     session.on('close', () => this.closed(session))
     log.debug({ host: target.host, port: target.port, systemId: target.systemId }, 'connecting to the SMSC')
   }

@@ -217,6 +217,8 @@ for (const dialect of DIALECTS) {
         assert.equal(got.statusCode, 404, `${request.method} ${request.url}: ${got.body}`)
       }
       assert.equal((await t.call(other.account, { method: 'GET', url: '/sms/campaigns/list' })).json<{ data: unknown[] }>().data.length, 0)
+      const texts = await t.call(other.account, { method: 'GET', url: '/outbox', query: { campaign_id: String(id) } })
+      assert.equal(texts.statusCode, 404, "another account's SMS texts are not in its outbox")
       assert.equal((await t.call(setup.account, { method: 'GET', url: `/campaigns/${id}` })).statusCode, 404)
       const emails = await t.call(setup.account, { method: 'GET', url: '/campaigns' })
       assert.ok(!emails.json<{ id: number }[]>().some((c) => c.id === id))

@@ -8,6 +8,8 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { balanceMicros, smsCampaignInfo, smsDispatcher, smsSetup, waitFor, testSmppChannel, type SmsSetup } from '../../helpers/sms.js'
 import { startSmsc, type Smsc } from '../../helpers/smsc.js'
+import { freePort } from '../../helpers/postgres.js'
+import { disableAccount } from '../../../src/services/accounts/account-lifecycle.js'
 import type { SmsChannel } from '../../../src/delivery/sms/channel.js'
 
 const PRICES = 'default=0.02,GB=0.01'
@@ -134,6 +136,31 @@ for (const dialect of DIALECTS) {
       assert.ok(smsc.binds.length > binds, 'the bind dropped and was made again')
     })
 
+    it("never shows an account the SMSC's address when the connection fails", async () => {
+      const port = await freePort()
+      const down = testSmppChannel({ url: `smpp://tidings:secret@127.0.0.1:${port}` })
+      const other = await smsSetup(t, 'Down')
+      try {
+        const created = await t.call(other.account, { method: 'POST', url: '/sms/send', payload: { sender: 'Down', body: 'Hi', phones: numbers(1, 447400800000) } })
+        const id = created.json<{ campaign_id: number }>().campaign_id
+        const dispatcher = smsDispatcher(t, down)
+        const lastError = async () => (await t.deps.db.selectFrom('messages').select('last_error').where('campaign_id', '=', id).executeTakeFirstOrThrow()).last_error ?? ''
+        for (let i = 0; i < 50 && !/ECONNREFUSED/.test(await lastError()); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          t.clock.advance(15 * 60_000)
+          await dispatcher.drain()
+        }
+        const outbox = await t.call(other.account, { method: 'GET', url: '/outbox', query: { campaign_id: String(id) } })
+        const shown = outbox.json<{ last_error: string | null }[]>()[0]!.last_error ?? ''
+        assert.match(shown, /network error ECONNREFUSED/)
+        assert.doesNotMatch(shown, new RegExp(`127\\.0\\.0\\.1|${port}`))
+      } finally {
+        // Its number would otherwise wait for retries the later tests' sendAll counts.
+        await disableAccount(t.deps, other.account.id)
+        await down.close()
+      }
+    })
+
     it('never lets an emulated campaign reach the SMSC', async () => {
       const before = smsc.submitCount
       await send({ phones: numbers(2, 447400500000), emulate: true })
@@ -154,6 +181,11 @@ for (const dialect of DIALECTS) {
       const clicks = await t.deps.db.selectFrom('campaign_link_clicks').select(['link', 'clicks']).where('campaign_id', '=', id).execute()
       assert.deepEqual(clicks.map((c) => [c.link, Number(c.clicks)]), [['https://shop.example/sale?from=sms', 1]])
       assert.equal((await t.app.inject({ method: 'GET', url: '/s/AAAAAAAA' })).statusCode, 404)
+      // Codes are letters and digits, 16 at most: anything else is refused before the database is asked.
+      for (const code of ['A'.repeat(5000), '..%2F..%2Fadmin', "A' OR 1=1"]) {
+        const bad = await t.app.inject({ method: 'GET', url: `/s/${encodeURIComponent(code)}` })
+        assert.ok(bad.statusCode >= 400 && bad.statusCode < 500, `${code.slice(0, 20)}: ${bad.statusCode}`)
+      }
       // With stat_link_need_protocol the link keeps its scheme.
       const withProtocol = await send({ phones: [number], body: 'See https://shop.example/', stat_link_tracking: true, stat_link_need_protocol: true })
       await sendAll()
