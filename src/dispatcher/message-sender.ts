@@ -39,8 +39,8 @@ export interface ChannelDriver<Prepared, Outbound, Result extends SendAnswer, O 
   prepare(campaign: campaignsRepo.CampaignRow): Prepared | Error
   /** One recipient's message; an Error (their data breaks the template) ends that message, not the batch. */
   render(prepared: Prepared, message: messageQueue.ClaimedMessage, key: Buffer): Outbound | Error
-  /** How much of the rate limit a message takes (an SMS: its parts). */
-  units(outbound: Outbound): number
+  /** How much of the rate limit a message takes (an SMS: its parts, counted when it was priced). */
+  units(message: messageQueue.ClaimedMessage): number
   send(batch: readonly Outbound[]): Promise<Result[]>
   /** A success, or a final failure (a temporary one that outlasted every attempt too): when to retry is this file's rule, the same for every channel. */
   outcomeOf(message: messageQueue.ClaimedMessage, result: Result, now: number): O
@@ -143,7 +143,7 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
         else sending.push({ message, outbound })
       }
     }
-    await this.limiter.take(sending.reduce((sum, s) => sum + this.driver.units(s.outbound), 0))
+    await this.limiter.take(sending.reduce((sum, s) => sum + this.driver.units(s.message), 0))
     const results = sending.length > 0 ? await this.driver.send(sending.map((s) => s.outbound)) : []
     const done = this.deps.now()
     const sent = sending.map(({ message }, i) => {

@@ -3,15 +3,14 @@
 // message. A submit the SMSC refused for good ends the message as not sent (and so refunded); what a receipt
 // says later moves it to delivered or not delivered (repos/sms-parts.ts).
 import type { Kysely } from 'kysely'
-import type { CampaignRow } from '../storage/repos/campaigns.js'
 import type { ClaimedMessage } from '../storage/repos/message-queue.js'
 import { MESSAGE_STATUS } from '../storage/repos/messages.js'
 import { recordSubmittedParts } from '../storage/repos/sms-parts.js'
 import type { Database } from '../storage/tables.js'
 import type { OutboundSms, SmsChannel, SmsSendResult } from '../delivery/sms/channel.js'
-import { segmentsOf } from '../delivery/sms/text.js'
 import { readOptions } from '../services/sms/campaign-input.js'
 import { smsTextOf, type SmsText } from '../services/sms/sms-text.js'
+import { perCampaignCache } from '../services/sending/campaign-cache.js'
 import type { ChannelDriver, Outcome } from './message-sender.js'
 
 interface PreparedSms {
@@ -24,30 +23,17 @@ const MAX_ERROR_LENGTH = 1000
 type SmsOutcome = Outcome & { providerIds?: readonly string[] }
 
 export function smsDriver(channel: SmsChannel): ChannelDriver<PreparedSms, OutboundSms, SmsSendResult, SmsOutcome> {
-  const prepared = new Map<number, { updatedAt: number; value: PreparedSms | Error }>()
+  const prepared = perCampaignCache((campaign): PreparedSms => ({ sender: campaign.senderName, render: smsTextOf(campaign.body, readOptions(campaign.channelOptions)) }))
   return {
     channel: 'sms',
     name: channel.name,
-    prepare(campaign: CampaignRow) {
-      const cached = prepared.get(campaign.id)
-      if (cached?.updatedAt === campaign.updatedAt) return cached.value
-      let value: PreparedSms | Error
-      try {
-        value = { sender: campaign.senderName, render: smsTextOf(campaign.body, readOptions(campaign.channelOptions)) }
-      } catch (err) {
-        value = err as Error
-      }
-      // Campaigns sending at once are few: a small map, emptied when it grows.
-      if (prepared.size >= 64) prepared.clear()
-      prepared.set(campaign.id, { updatedAt: campaign.updatedAt, value })
-      return value
-    },
+    prepare: prepared,
     render(p, message) {
       return { from: p.sender, to: message.address, text: p.render(JSON.parse(message.variables) as Record<string, unknown>) }
     },
-    units(sms) {
+    units(message) {
       // The SMSC counts parts: a long text takes as much of the rate as its parts.
-      return segmentsOf(sms.text).segments
+      return message.parts ?? 1
     },
     send(batch) {
       return channel.send(batch)

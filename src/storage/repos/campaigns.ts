@@ -303,7 +303,7 @@ export async function linkClicks(db: Kysely<Database>, campaignId: number): Prom
   return rows.map((r) => ({ link: r.link, clicks: Number(r.clicks) }))
 }
 
-function toCampaign(row: Selectable<CampaignsTable>): CampaignRow {
+export function toCampaign(row: Selectable<CampaignsTable>): CampaignRow {
   return {
     id: Number(row.id),
     accountId: Number(row.account_id),

@@ -2,7 +2,7 @@
 // number's status and price, whether sending has started, and deleting a campaign with what hangs on it.
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
-import { CAMPAIGN_STATUS, findCampaignById, type CampaignRow } from './campaigns.js'
+import { CAMPAIGN_STATUS, toCampaign, type CampaignRow } from './campaigns.js'
 import { MESSAGE_STATUS, UNFINISHED } from './messages.js'
 
 export interface NumberStatus {
@@ -15,16 +15,10 @@ export interface NumberStatus {
 
 /** SMS campaigns created in [from, to], oldest first; emulated ones are not listed (API.md 4.11.1). */
 export async function listSmsCampaigns(db: Kysely<Database>, accountId: number, range: { from?: number; to?: number }): Promise<CampaignRow[]> {
-  let query = db.selectFrom('campaigns').select('id').where('account_id', '=', accountId).where('channel', '=', 'sms').where('status', '!=', CAMPAIGN_STATUS.emulated)
+  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('channel', '=', 'sms').where('status', '!=', CAMPAIGN_STATUS.emulated)
   if (range.from !== undefined) query = query.where('created_at', '>=', range.from)
   if (range.to !== undefined) query = query.where('created_at', '<=', range.to)
-  const ids = await query.orderBy('created_at').orderBy('id').limit(10_000).execute()
-  const rows: CampaignRow[] = []
-  for (const { id } of ids) {
-    const row = await findCampaignById(db, Number(id))
-    if (row) rows.push(row)
-  }
-  return rows
+  return (await query.orderBy('created_at').orderBy('id').limit(10_000).execute()).map(toCampaign)
 }
 
 export async function numbersOf(db: Kysely<Database>, campaignId: number): Promise<NumberStatus[]> {

@@ -1,0 +1,57 @@
+// Table interfaces: Accounts (tenants), their credentials, tokens and balance ledger. Conventions: storage/tables.ts.
+import type { Generated } from 'kysely'
+
+export interface AccountsTable {
+  id: Generated<number>
+  name: string
+  client_id: string
+  client_secret_hash: string
+  currency: string
+  plan: string
+  /** 1 when the operator allowed AMP bodies (`tidings accounts amp`) */
+  amp_allowed: Generated<number>
+  /** Signs webhook deliveries (`whsec_…`); made on first use */
+  webhook_secret: string | null
+  /** Set by `tidings accounts disable` (and delete): no token call, no API call */
+  disabled_at: number | null
+  /** Set by `tidings accounts delete`: disabled for good, API keys revoked; the data stays */
+  deleted_at: number | null
+  /** Bumped by every revocation; a token is valid only with its account's current version */
+  credentials_version: Generated<number>
+  created_at: number
+  updated_at: number
+}
+
+export interface AccessTokensTable {
+  token_hash: string
+  account_id: number
+  expires_at: number
+  /** The account's credentials_version when the token was issued */
+  credentials_version: Generated<number>
+  created_at: number
+}
+
+/** One row (id 1): bumped by every revocation, watched by each process's token cache */
+export interface CredentialRevocationsTable {
+  id: number
+  generation: number
+  updated_at: number
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>
+  account_id: number
+  name: string
+  key_hash: string
+  created_at: number
+  revoked_at: number | null
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>
+  account_id: number
+  amount_micros: number
+  kind: string
+  note: string | null
+  created_at: number
+}
