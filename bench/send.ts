@@ -31,7 +31,7 @@
 import nodemailer from 'nodemailer'
 import { simpleParser } from 'mailparser'
 import { convert } from 'html-to-text'
-import { fmt, machine, positiveNumber, writeResults, listFromEnv } from './lib/env.js'
+import { fmt, machine, positiveNumber, writeResults, listFromEnv, printGoals } from './lib/env.js'
 import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
@@ -624,9 +624,7 @@ function report(input: {
       `the template rendered without tracking ${fmt(input.estimated, 0)} bytes`,
   )
   for (const m of rows) if (m.profile) printProfile(m.label, m.profile, 'the campaign')
-  if (goals.length > 0) console.log('')
-  for (const g of goals) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${g.value})`)
-  console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${file}`)
+  printGoals(goals, environment, file)
 }
 
 main().catch((err: unknown) => {

@@ -21,7 +21,7 @@
 // BENCH_SCENARIOS (campaign,rate), BENCH_DIALECTS (sqlite; sqlite,postgres; none: the reference only),
 // BENCH_REFERENCE_RUNS (3), BENCH_STALL_SECONDS (30), BENCH_LOG_LEVEL (warn), BENCH_PROFILE=1,
 // BENCH_SKIP_BUILD=1, TIDINGS_TEST_DATABASE_URL.
-import { fmt, machine, positiveNumber, writeResults, listFromEnv } from './lib/env.js'
+import { fmt, machine, positiveNumber, writeResults, listFromEnv, printGoals } from './lib/env.js'
 import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
@@ -492,9 +492,7 @@ function report(references: References, measured: Measurement[]): void {
     )
   }
   for (const m of rows) if (m.profile) printProfile(m.label, m.profile, 'the campaign (from the POST to every message at status 2)')
-  if (goals.length > 0) console.log('')
-  for (const g of goals) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${g.value})`)
-  console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${file}`)
+  printGoals(goals, environment, file)
 }
 
 main().catch((err: unknown) => {

@@ -48,3 +48,10 @@ export function writeResults(name: string, out: { date: string } & Record<string
   writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`)
   return file
 }
+
+/** The goals of a benchmark, met or missed, and the machine it ran on. */
+export function printGoals(goals: readonly { met: boolean; goal: string; value: string }[], environment: ReturnType<typeof machine>, resultsFile: string): void {
+  if (goals.length > 0) console.log('')
+  for (const g of goals) console.log(`${g.met ? 'MET   ' : 'MISSED'} ${g.goal} (measured ${g.value})`)
+  console.log(`\n${environment.cpus} CPUs (${environment.cpuModel}), node ${process.version}; results written to ${resultsFile}`)
+}
