@@ -462,7 +462,7 @@ function report(references: References, measured: Measurement[]): void {
         },
         {
           goal: `${m.label}: RSS flat (its highest over 55–100 % of the submits at most ${FLAT_GROWTH * 100} % above that over 10–55 %)`,
-          value: m.rssHalves.map((h) => `${h.from * 100}–${h.to * 100} %: ${h.minMiB === null ? '?' : fmt(h.minMiB, 0)}–${h.maxMiB === null ? '?' : fmt(h.maxMiB, 0)} MiB`).join('; '),
+          value: m.rssHalves.map((h) => `${Math.round(h.from * 100)}–${Math.round(h.to * 100)} %: ${h.minMiB === null ? '?' : fmt(h.minMiB, 0)}–${h.maxMiB === null ? '?' : fmt(h.maxMiB, 0)} MiB`).join('; '),
           met: first != null && second != null && second <= first * (1 + FLAT_GROWTH),
         },
       )
