@@ -8,6 +8,8 @@ import { MESSAGE_STATUS } from './messages.js'
 
 /** Receipt states that end a part (delivery/sms/channel.ts DeliveryReceipt). */
 const FAILED_STATES = ['undeliverable', 'expired', 'rejected', 'deleted', 'unknown'] as const
+/** States on the way (DeliveryReceipt's `final` is false): they never replace a stored state. */
+const INTERMEDIATE_STATES = ['accepted', 'enroute']
 
 export interface ReceiptRecord {
   providerId: string
@@ -19,7 +21,7 @@ export interface ReceiptRecord {
 
 /** Records the SMSC's ids of submitted messages' parts, then settles those whose receipts came first. */
 export async function recordSubmittedParts(db: Kysely<Database>, submitted: readonly { messageId: number; providerIds: readonly string[] }[], now: number): Promise<void> {
-  const rows = submitted.flatMap((s) => s.providerIds.map((id) => ({ provider_id: id, message_id: s.messageId, created_at: now })))
+  const rows = submitted.flatMap((s) => s.providerIds.map((id) => ({ provider_id: id, message_id: s.messageId, created_at: now }))).sort(byProviderId)
   for (let i = 0; i < rows.length; i += 1000) {
     await db
       .insertInto('sms_parts')
@@ -32,41 +34,43 @@ export async function recordSubmittedParts(db: Kysely<Database>, submitted: read
 
 /**
  * Stores receipts (a final state is never replaced by a later intermediate one) and settles the messages they
- * complete; returns how many receipts belonged to a known message. A batch (up to 1,000 from the channel) is
- * written in two statements, not one per receipt: on SQLite a statement built per receipt was 9 % of the
- * server's CPU in a 50,000-number campaign (docs/benchmarks.md, "SMS campaigns").
+ * complete; returns how many receipts belonged to a known message. A batch (up to 1,000 from the channel) is one
+ * statement, not one per receipt: on SQLite a statement built per receipt was 9 % of the server's CPU in a
+ * 50,000-number campaign (docs/benchmarks.md, "SMS campaigns").
  */
 export async function recordReceipts(db: Kysely<Database>, receipts: readonly ReceiptRecord[], now: number): Promise<number> {
-  // What the receipts of a part, stored one after the other in order, would leave: the last final one;
-  // otherwise the first intermediate one, and only where the part has no state yet. Each part once per
-  // statement (PostgreSQL refuses to update a row twice in one INSERT … ON CONFLICT).
-  const finals = new Map<string, ReceiptRecord>()
-  const intermediates = new Map<string, ReceiptRecord>()
-  for (const r of receipts) {
-    if (r.final) finals.set(r.providerId, r)
-    else if (!intermediates.has(r.providerId)) intermediates.set(r.providerId, r)
+  // Each part once (PostgreSQL refuses to update a row twice in one INSERT … ON CONFLICT), with what storing its
+  // receipts one after the other would leave: the last final one, or else the first.
+  const kept = new Map<string, ReceiptRecord>()
+  for (const r of receipts) if (r.final || !kept.has(r.providerId)) kept.set(r.providerId, r)
+  const rows = [...kept.values()].map((r) => ({ provider_id: r.providerId, state: r.state, error: r.error ?? null, received_at: r.at, created_at: now })).sort(byProviderId)
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('sms_parts')
+      .values(rows.slice(i, i + 1000))
+      .onConflict((oc) =>
+        oc
+          .column('provider_id')
+          .doUpdateSet((eb) => ({ state: eb.ref('excluded.state'), error: eb.ref('excluded.error'), received_at: eb.ref('excluded.received_at') }))
+          .where((eb) => eb.or([eb('sms_parts.state', 'is', null), eb('excluded.state', 'not in', INTERMEDIATE_STATES)])),
+      )
+      .execute()
   }
-  for (const id of finals.keys()) intermediates.delete(id)
-  for (const [group, final] of [[[...finals.values()], true], [[...intermediates.values()], false]] as const) {
-    for (let i = 0; i < group.length; i += 1000) {
-      const values = group.slice(i, i + 1000).map((r) => ({ provider_id: r.providerId, state: r.state, error: r.error ?? null, received_at: r.at, created_at: now }))
-      await db
-        .insertInto('sms_parts')
-        .values(values)
-        .onConflict((oc) => {
-          const update = oc.column('provider_id').doUpdateSet((eb) => ({ state: eb.ref('excluded.state'), error: eb.ref('excluded.error'), received_at: eb.ref('excluded.received_at') }))
-          return final ? update : update.where('sms_parts.state', 'is', null)
-        })
-        .execute()
-    }
-  }
-  const ids = [...new Set(receipts.map((r) => r.providerId))]
   const known: { message_id: number | null }[] = []
-  for (let i = 0; i < ids.length; i += 1000) {
-    known.push(...(await db.selectFrom('sms_parts').select('message_id').where('provider_id', 'in', ids.slice(i, i + 1000)).where('message_id', 'is not', null).execute()))
+  for (let i = 0; i < rows.length; i += 1000) {
+    const ids = rows.slice(i, i + 1000).map((r) => r.provider_id)
+    known.push(...(await db.selectFrom('sms_parts').select('message_id').where('provider_id', 'in', ids).where('message_id', 'is not', null).execute()))
   }
   await settleMessages(db, [...new Set(known.map((k) => Number(k.message_id)))], now)
   return known.length
+}
+
+/**
+ * Parts in one order whoever writes them (the batch that submitted them, the receipts): two transactions
+ * upserting the same parts then lock them in that order, and cannot deadlock each waiting for the other.
+ */
+function byProviderId(a: { provider_id: string }, b: { provider_id: string }): number {
+  return a.provider_id < b.provider_id ? -1 : a.provider_id > b.provider_id ? 1 : 0
 }
 
 /**
