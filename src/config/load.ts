@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { Value } from '@sinclair/typebox/value'
 import { parseCurrencyRates } from '../lib/currency-rates.js'
 import { parseTrustProxy } from '../lib/trust-proxy.js'
-import { parseSmsPrices } from '../lib/sms-prices.js'
+import { parsePriceTable, parseSmsPrices } from '../lib/sms-prices.js'
 import { ConfigSchema, SETTINGS, type Config } from './schema.js'
 
 export interface LoadOptions {
@@ -37,6 +37,8 @@ export function loadConfig(options: LoadOptions = {}): Readonly<Config> {
   const config = Value.Clean(ConfigSchema, converted) as Config
   checkSetting('currencyRates', () => parseCurrencyRates(config.currencyRates))
   checkSetting('smsPrices', () => parseSmsPrices(config.smsPrices))
+  checkSetting('viberPrices', () => parsePriceTable(config.viberPrices, 'TIDINGS_VIBER_PRICES'))
+  checkViberProvider(config)
   checkSecretKeys(config)
   checkSmppUrl(config.smppUrl)
   return Object.freeze(config)
@@ -66,6 +68,16 @@ function checkSmppUrl(url: string): void {
   if (!parsed?.hostname || !parsed.username) {
     throw new Error(`invalid configuration:\n  smppUrl (${SETTINGS.smppUrl.env}): expected smpp://system_id:password@host:port (ssmpp:// for TLS)`)
   }
+}
+
+/** A provider without its credentials would fail every send, one without its secret every callback: refuse to start. */
+function checkViberProvider(config: Config): void {
+  if (config.viberUrl === '') return
+  const missing = [
+    !/^[^:]+:.+$/.test(config.viberToken) && `viberToken (${SETTINGS.viberToken.env}): expected API_KEY:API_SECRET`,
+    config.viberSignatureSecret === '' && `viberSignatureSecret (${SETTINGS.viberSignatureSecret.env}): required with ${SETTINGS.viberUrl.env}`,
+  ].filter((line): line is string => typeof line === 'string')
+  if (missing.length > 0) throw new Error(`invalid configuration:\n  ${missing.join('\n  ')}`)
 }
 
 /** Text, JSON or code to false, a hop count or a list; anything else refuses to start (lib/trust-proxy.ts). */

@@ -11,13 +11,18 @@ export interface SmsPriceTable {
   readonly entries: ReadonlyMap<string, number>
 }
 
-/** Reads the setting; throws naming the entry that is not `KEY=PRICE`. */
+/** Reads TIDINGS_SMS_PRICES; throws naming the entry that is not `KEY=PRICE`. */
 export function parseSmsPrices(text: string): SmsPriceTable {
+  return parsePriceTable(text, 'TIDINGS_SMS_PRICES')
+}
+
+/** A price table by country (and route) in the same syntax: TIDINGS_SMS_PRICES, TIDINGS_VIBER_PRICES. */
+export function parsePriceTable(text: string, setting: string): SmsPriceTable {
   const entries = new Map<string, number>()
   for (const part of text.split(',')) {
     if (part.trim() === '') continue
     const match = /^\s*(default|[A-Za-z]{2}(?::(?:national|international))?)\s*=\s*(\d{1,12}(?:\.\d{1,6})?)\s*$/.exec(part)
-    if (!match) throw new Error(`TIDINGS_SMS_PRICES: "${part.trim()}" is not KEY=PRICE (KEY: default, a country code such as UA, or UA:international)`)
+    if (!match) throw new Error(`${setting}: "${part.trim()}" is not KEY=PRICE (KEY: default, a country code such as UA, or UA:international)`)
     const key = match[1]! === 'default' ? 'default' : match[1]!.replace(/^[a-z]{2}/, (c) => c.toUpperCase())
     entries.set(key, parseMicros(match[2]!)!)
   }

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_account_lifecycle.js'
 import * as m0010 from './migrations/0010_message_lease_token.js'
 import * as m0011 from './migrations/0011_outbox_shown_copy.js'
 import * as m0012 from './migrations/0012_sms.js'
+import * as m0013 from './migrations/0013_viber.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_message_lease_token': m0010,
   '0011_outbox_shown_copy': m0011,
   '0012_sms': m0012,
+  '0013_viber': m0013,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

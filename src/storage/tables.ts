@@ -1,8 +1,8 @@
 // Kysely table interfaces, snake_case as in the database. Times are epoch milliseconds (UTC);
 // money is integer micro-units (1e-6 of the currency) so sums are exact on both databases.
 import type { AccountsTable, AccessTokensTable, CredentialRevocationsTable, ApiKeysTable, LedgerEntriesTable } from './tables/accounts.js'
-import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, ContactCountsTable, TagsTable, TagLinksTable, EmailBlacklistTable, ListPhonesTable, SmsBlacklistTable } from './tables/audience.js'
-import type { TemplatesTable, SendersTable, SmsSendersTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
+import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, ContactCountsTable, TagsTable, TagLinksTable, EmailBlacklistTable, ListPhonesTable, SmsBlacklistTable, ViberBlacklistTable } from './tables/audience.js'
+import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
 import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable } from './tables/campaigns.js'
 import type { WebhookEndpointsTable, WebhooksTable, EventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js'
 export type * from './tables/accounts.js'
@@ -38,6 +38,9 @@ export interface Database {
   sms_blacklist: SmsBlacklistTable
   sms_senders: SmsSendersTable
   short_links: ShortLinksTable
+  viber_senders: ViberSendersTable
+  viber_templates: ViberTemplatesTable
+  viber_blacklist: ViberBlacklistTable
   webhook_endpoints: WebhookEndpointsTable
   webhooks: WebhooksTable
   events: EventsTable

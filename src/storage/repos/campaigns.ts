@@ -21,7 +21,7 @@ export const CAMPAIGN_STATUS = {
   emulated: 27,
 } as const
 
-export type CampaignChannel = 'email' | 'sms'
+export type CampaignChannel = 'email' | 'sms' | 'viber'
 
 /** Statuses in which messages of the campaign may still go out. */
 export const SENDING_STATUSES: readonly number[] = [CAMPAIGN_STATUS.copying, CAMPAIGN_STATUS.sending, CAMPAIGN_STATUS.test]

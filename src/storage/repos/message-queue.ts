@@ -49,7 +49,7 @@ export async function snapshotBatch(
     .insertInto('messages')
     .columns(['campaign_id', 'account_id', 'contact_id', 'address_book_id', 'address', 'variables', 'status', 'queued', 'next_attempt_at', 'updated_at'])
     .expression(source)
-    .onConflict((oc) => oc.columns(['campaign_id', 'address']).doNothing())
+    .onConflict((oc) => oc.columns(['campaign_id', 'channel', 'address']).doNothing())
     .executeTakeFirst()
   return { copied: Number(result.numInsertedOrUpdatedRows ?? 0), lastId: upTo }
 }

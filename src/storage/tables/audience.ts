@@ -83,6 +83,15 @@ export interface ListPhonesTable {
   updated_at: number
 }
 
+/** A number no Viber campaign of the account sends to (/v2/viber-service/phone-exception). */
+export interface ViberBlacklistTable {
+  id: Generated<number>
+  account_id: number
+  phone: string
+  description: Generated<string>
+  created_at: number
+}
+
 export interface SmsBlacklistTable {
   account_id: number
   phone: string

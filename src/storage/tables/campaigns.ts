@@ -39,9 +39,9 @@ export interface CampaignsTable {
   currency: string
   started_at: number | null
   finished_at: number | null
-  /** 'email' or 'sms' */
+  /** 'email', 'sms' or 'viber' */
   channel: Generated<string>
-  /** JSON: the channel's own settings (SMS: services/sms/campaign-options.ts) */
+  /** JSON: the channel's own settings (SMS: services/sms/campaign-input.ts, Viber: services/viber/campaign-input.ts) */
   channel_options: Generated<string>
   created_at: number
   updated_at: number
@@ -60,7 +60,7 @@ export interface MessagesTable {
   address_book_id: number | null
   /** The recipient: an email address, or a number's E.164 digits (SMS) */
   address: string
-  /** The campaign's channel ('email' or 'sms'): each channel claims its own rows */
+  /** 'email', 'sms' or 'viber': each channel claims its own rows (a Viber campaign's fallback SMS are 'sms') */
   channel: Generated<string>
   /** What this message was charged (SMS); null where the campaign's price is per message (email) */
   price_micros: number | null
@@ -85,6 +85,10 @@ export interface MessagesTable {
   unsubscribed_at: number | null
   /** ISO 3166 code of the first open's client address */
   country: string | null
+  /** Viber: the provider's latest report (repos/viber-messages.ts VIBER_REPORT), written even while the submit is in flight */
+  report: string | null
+  /** An SMS sent instead of a Viber message (resend_sms): that message's id */
+  fallback_of: number | null
   updated_at: number
 }
 

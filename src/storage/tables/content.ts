@@ -45,6 +45,33 @@ export interface SmsSendersTable {
   updated_at: number
 }
 
+/** A Viber sender name the operator registered for an account (API.md 2.10): moderation, verified or blocked. */
+export interface ViberSendersTable {
+  id: Generated<number>
+  account_id: number
+  name: string
+  status: string
+  service_type: Generated<string>
+  web_site: Generated<string>
+  description: Generated<string>
+  /** ISO 3166 code, or '' */
+  country: Generated<string>
+  traffic_type: Generated<string>
+  admin_comment: string | null
+  created_at: number
+  updated_at: number
+}
+
+/** A text a system Viber message (message_type 3) must equal once the operator approved it: moderation or approved. */
+export interface ViberTemplatesTable {
+  id: Generated<number>
+  account_id: number
+  text: string
+  status: string
+  created_at: number
+  updated_at: number
+}
+
 export interface OutboxTable {
   id: Generated<number>
   account_id: number
