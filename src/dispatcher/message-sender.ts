@@ -77,6 +77,15 @@ interface Batch<Prepared, O> {
   done: number
 }
 
+/**
+ * A campaign sends while it is in a sending status; an SMS sent instead of a Viber message also after its
+ * campaign was sent (the Viber messages were; their SMS follow as reports and live times end).
+ */
+function mayStillSend(campaign: campaignsRepo.CampaignRow, message: messageQueue.ClaimedMessage): boolean {
+  if (campaignsRepo.SENDING_STATUSES.includes(campaign.status)) return true
+  return message.fallbackOf !== null && campaign.status === campaignsRepo.CAMPAIGN_STATUS.sent
+}
+
 const isNotSent = (o: messageQueue.MessageOutcome) => o.kind === 'final' && o.status === messagesRepo.MESSAGE_STATUS.notSent
 
 export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O extends Outcome> {
@@ -135,7 +144,7 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     }
     for (const message of claimed) {
       const campaign = campaigns.get(message.campaignId)
-      if (!campaign || !campaignsRepo.SENDING_STATUSES.includes(campaign.row.status)) notSent(message, 'the campaign was canceled')
+      if (!campaign || !mayStillSend(campaign.row, message)) notSent(message, 'the campaign was canceled')
       else if (campaign.prepared instanceof Error) notSent(message, campaign.prepared.message)
       else {
         const outbound = this.render(campaign.prepared, message, key)

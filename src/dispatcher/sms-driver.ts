@@ -9,6 +9,7 @@ import { recordSubmittedParts } from '../storage/repos/sms-parts.js'
 import type { Database } from '../storage/tables.js'
 import type { OutboundSms, SmsChannel, SmsSendResult } from '../delivery/sms/channel.js'
 import { readOptions } from '../services/sms/campaign-input.js'
+import { readViberOptions } from '../services/viber/campaign-input.js'
 import { smsTextOf, type SmsText } from '../services/sms/sms-text.js'
 import { perCampaignCache } from '../services/sending/campaign-cache.js'
 import type { ChannelDriver, Outcome } from './message-sender.js'
@@ -23,7 +24,15 @@ const MAX_ERROR_LENGTH = 1000
 type SmsOutcome = Outcome & { providerIds?: readonly string[] }
 
 export function smsDriver(channel: SmsChannel): ChannelDriver<PreparedSms, OutboundSms, SmsSendResult, SmsOutcome> {
-  const prepared = perCampaignCache((campaign): PreparedSms => ({ sender: campaign.senderName, render: smsTextOf(campaign.body, readOptions(campaign.channelOptions)) }))
+  const prepared = perCampaignCache((campaign): PreparedSms => {
+    // A Viber campaign's SMS are those sent instead of undelivered Viber messages (resend_sms).
+    if (campaign.channel === 'viber') {
+      const resend = readViberOptions(campaign.channelOptions).resendSms
+      if (!resend) throw new Error('the Viber campaign sends no SMS instead')
+      return { sender: resend.sender, render: smsTextOf(resend.text, { transliterate: false }) }
+    }
+    return { sender: campaign.senderName, render: smsTextOf(campaign.body, readOptions(campaign.channelOptions)) }
+  })
   return {
     channel: 'sms',
     name: channel.name,

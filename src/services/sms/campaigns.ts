@@ -6,12 +6,12 @@ import * as messageQueue from '../../storage/repos/message-queue.js'
 import * as smsCampaigns from '../../storage/repos/sms-campaigns.js'
 import * as accountsRepo from '../../storage/repos/accounts.js'
 import { shortenLinks } from '../../tracking/short-links.js'
-import { formatMicros } from '../../lib/money.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { AppError } from '../errors.js'
 import { requirePlan } from '../accounts/plans.js'
 import { moveCampaign } from '../sending/campaign-status.js'
 import { settleCharge } from '../sending/settlement.js'
+import { writeOffOrRefuse } from '../sending/write-off.js'
 import type { Deps } from '../types.js'
 import { bodyOf, optionsOf, routeOf, senderOf, sendTimeOf, type SmsCampaignInput } from './campaign-input.js'
 import { audienceOfList, audienceOfNumbers, type Audience } from './recipients.js'
@@ -72,7 +72,9 @@ export async function createSmsCampaign(deps: Deps, accountId: number, input: Sm
       await campaignsRepo.setBody(tx, id, body, now)
     }
     const { messages, totalMicros } = priceRecipients(audience.recipients, body, { prices: deps.config.smsPrices, ...options })
-    if (!emulated) await writeOff(tx, { accountId, campaignId: id, micros: totalMicros, currency: account.currency, count: messages.length, now })
+    if (!emulated) {
+      await writeOffOrRefuse(tx, { accountId, campaignId: id, chargedMicros: 0, micros: totalMicros, currency: account.currency, note: `sms campaign ${id}`, recipients: messages.length, unit: 'numbers', now })
+    }
     await messageQueue.insertSmsMessages(tx, { campaignId: id, accountId, queued: !emulated && !held, sendAt, now }, messages)
     if (input.use_dynamic_list && source === 'list' && scheduled && !emulated) await queueDynamicListTopUp(tx, { id, accountId }, { now, runAt: sendAt })
     return id
@@ -97,20 +99,6 @@ const SMS_DEFAULTS: Omit<campaignsRepo.NewCampaign, 'accountId' | 'name' | 'stat
   paidEmailQty: 0,
   priceMicros: 0,
   chargedMicros: 0,
-}
-
-/** Pays for the campaign under the account's lock, so two campaigns created at once cannot spend the same money. */
-async function writeOff(
-  tx: Parameters<typeof accountsRepo.lockAccount>[0],
-  c: { accountId: number; campaignId: number; micros: number; currency: string; count: number; now: number },
-): Promise<void> {
-  if (c.micros === 0) return
-  await accountsRepo.lockAccount(tx, c.accountId)
-  if ((await accountsRepo.sumBalanceMicros(tx, c.accountId)) < c.micros) {
-    throw new AppError('invalid', `Not enough money on the balance: sending to ${c.count} numbers costs ${formatMicros(c.micros, 4)} ${c.currency}`, { publishedCode: 14 })
-  }
-  await accountsRepo.recordLedgerEntry(tx, { accountId: c.accountId, amountMicros: -c.micros, kind: 'write_off', note: `sms campaign ${c.campaignId}`, now: c.now })
-  await campaignsRepo.setChargedMicros(tx, c.campaignId, c.micros, c.now)
 }
 
 export interface SmsCostQuery {

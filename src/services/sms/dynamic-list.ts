@@ -3,15 +3,14 @@
 // and pays for as many as the balance allows (the rest are left out, never sent unpaid).
 import type { Kysely } from 'kysely'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
-import * as accountsRepo from '../../storage/repos/accounts.js'
 import * as messageQueue from '../../storage/repos/message-queue.js'
-import type { NewSmsMessage } from '../../storage/repos/message-queue.js'
 import { enqueueJob } from '../../storage/repos/jobs.js'
 import { sendableNumbersOf } from '../../storage/repos/list-phones.js'
 import type { Database } from '../../storage/tables.js'
 import type { JobHandler } from '../../dispatcher/jobs.js'
 import { readOptions } from './campaign-input.js'
 import { priceRecipients } from './pricing.js'
+import { payWhatBalanceAllows } from '../sending/write-off.js'
 
 export const DYNAMIC_LIST_JOB = 'sms.dynamic-list'
 
@@ -31,19 +30,9 @@ const topUp: JobHandler = async (deps, payload, tx) => {
   const added = (await sendableNumbersOf(tx, campaign.accountId, bookId)).filter((n) => !known.has(n.phone)).map((n) => ({ ...n, bookId }))
   if (added.length === 0) return
   const { messages } = priceRecipients(added, campaign.body, { prices: deps.config.smsPrices, ...readOptions(campaign.channelOptions) })
-  await accountsRepo.lockAccount(tx, campaign.accountId)
-  let left = await accountsRepo.sumBalanceMicros(tx, campaign.accountId)
-  const paid: NewSmsMessage[] = []
-  for (const message of messages) {
-    if (message.priceMicros > left) continue
-    left -= message.priceMicros
-    paid.push(message)
-  }
-  if (paid.length === 0) return
-  const micros = paid.reduce((sum, m) => sum + m.priceMicros, 0)
   const now = deps.now()
-  await accountsRepo.recordLedgerEntry(tx, { accountId: campaign.accountId, amountMicros: -micros, kind: 'write_off', note: `sms campaign ${campaignId}`, now })
-  await campaignsRepo.setChargedMicros(tx, campaignId, campaign.chargedMicros + micros, now)
+  const paid = await payWhatBalanceAllows(tx, { accountId: campaign.accountId, campaignId, chargedMicros: campaign.chargedMicros, currency: campaign.currency, note: `sms campaign ${campaignId}`, now }, messages)
+  if (paid.length === 0) return
   const held = campaign.status === campaignsRepo.CAMPAIGN_STATUS.pending
   await messageQueue.insertSmsMessages(tx, { campaignId, accountId: campaign.accountId, queued: !held, sendAt: campaign.sendAt, now }, paid)
 }

@@ -2,6 +2,7 @@
 // the account as well as the list and matches both, so a list id of another account reaches nothing.
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type SQLite from 'better-sqlite3'
+import type { PhoneBlacklist } from './sms-blacklist.js'
 import type { Database, ListPhonesTable } from '../tables.js'
 import { isPostgres } from '../dialect.js'
 import { sqliteHandleOf } from '../db.js'
@@ -46,14 +47,15 @@ export const ZERO_NUMBER_COUNTS: NumberCounts = Object.freeze({ new: 0, active: 
 
 type Scope = { accountId: number; bookId: number }
 
-/** The active numbers of a list that the account has not blacklisted, with their variables, in id order. */
-export async function sendableNumbersOf(db: Kysely<Database>, accountId: number, bookId: number): Promise<{ phone: string; variables: string }[]> {
+/** The active numbers of a list that the account has not blacklisted (for SMS, or for Viber), with their variables, in id order. */
+export async function sendableNumbersOf(db: Kysely<Database>, accountId: number, bookId: number, blacklist: PhoneBlacklist = 'sms_blacklist'): Promise<{ phone: string; variables: string }[]> {
   return db
     .selectFrom('list_phones as p')
     .select(['p.phone', 'p.variables'])
     .where('p.address_book_id', '=', bookId)
     .where('p.status', '=', CONTACT_STATUS.active)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('sms_blacklist as b').select('b.phone').where('b.account_id', '=', accountId).whereRef('b.phone', '=', 'p.phone'))))
+    // Both blacklists have the account_id and phone this reads: typed as the SMS one.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom(`${blacklist} as b` as 'sms_blacklist as b').select('b.phone').where('b.account_id', '=', accountId).whereRef('b.phone', '=', 'p.phone'))))
     .orderBy('p.id')
     .execute()
 }

@@ -1,7 +1,7 @@
 // Messages as the dispatcher's queue: recipients copied in, claimed in batches under a lease, their results
 // recorded only by the claim that still holds them, and moved as a campaign is held, moved or canceled.
-import type { Kysely, Updateable } from 'kysely'
-import type { Database, MessagesTable } from '../tables.js'
+import { sql, type Kysely, type UpdateObject } from 'kysely'
+import type { Database } from '../tables.js'
 import { leaseFree, skippingLocked } from './leases.js'
 import { CONTACT_STATUS } from './contacts.js'
 import { CAPTURED, MESSAGE_STATUS, UNFINISHED, toMessage, type MessageRow } from './messages.js'
@@ -65,7 +65,7 @@ export async function insertMessage(
     .execute()
 }
 
-/** An SMS recipient priced at creation (services/sms/campaigns.ts). */
+/** A number priced at creation (SMS: services/sms/campaigns.ts; Viber: services/viber/campaigns.ts). */
 export interface NewSmsMessage {
   phone: string
   variables: string
@@ -73,28 +73,35 @@ export interface NewSmsMessage {
   country: string | null
   parts: number
   priceMicros: number
+  /** An SMS sent instead of this Viber message */
+  fallbackOf?: number
 }
 
-/** Stores an SMS campaign's messages, `queued` when the dispatcher may take them at `sendAt`. */
+/**
+ * Stores a campaign's messages to numbers, `queued` when the dispatcher may take them: at `sendAt`, or spread
+ * evenly over the `spreadMs` after it (a Viber campaign's stretch_time), in the order given.
+ */
 export async function insertSmsMessages(
   db: Kysely<Database>,
-  c: { campaignId: number; accountId: number; queued: boolean; sendAt: number; now: number },
+  c: { campaignId: number; accountId: number; queued: boolean; sendAt: number; now: number; channel?: 'sms' | 'viber'; spreadMs?: number },
   messages: readonly NewSmsMessage[],
 ): Promise<void> {
-  // 1000 rows × 12 values stays under PostgreSQL's 65,535 parameters and SQLite's 32,766.
+  const spread = c.spreadMs ?? 0
+  // 1000 rows × 13 values stays under PostgreSQL's 65,535 parameters and SQLite's 32,766.
   for (let i = 0; i < messages.length; i += 1000) {
-    const rows = messages.slice(i, i + 1000).map((m) => ({
+    const rows = messages.slice(i, i + 1000).map((m, j) => ({
       campaign_id: c.campaignId,
       account_id: c.accountId,
       address_book_id: m.bookId,
       address: m.phone,
-      channel: 'sms',
+      channel: c.channel ?? 'sms',
       variables: m.variables,
       country: m.country,
       parts: m.parts,
       price_micros: m.priceMicros,
+      fallback_of: m.fallbackOf ?? null,
       queued: c.queued ? 1 : 0,
-      next_attempt_at: c.sendAt,
+      next_attempt_at: c.sendAt + Math.floor(((i + j) * spread) / messages.length),
       updated_at: c.now,
     }))
     await db.insertInto('messages').values(rows).execute()
@@ -151,6 +158,8 @@ export type MessageOutcome =
   | { id: number; kind: 'sent'; captured: boolean }
   /** An SMS the SMSC took: sent, delivered when the receipts of all its parts say so (its parts' ids: repos/sms-parts.ts). */
   | { id: number; kind: 'submitted'; captured: boolean }
+  /** A Viber message the provider took (its id there): sent, waiting for reports until its live time ends (`until`). */
+  | { id: number; kind: 'awaiting'; captured: boolean; providerId: string; until: number }
   | { id: number; kind: 'retry'; error: string; retryAt: number }
   | { id: number; kind: 'final'; status: number; error: string }
 
@@ -160,7 +169,7 @@ export type MessageOutcome =
  */
 export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, outcomes: readonly MessageOutcome[], now: number): Promise<Set<number>> {
   const recorded = new Set<number>()
-  const update = async (ids: number[], change: Updateable<MessagesTable>) => {
+  const update = async (ids: number[], change: UpdateObject<Database, 'messages'>) => {
     const rows = await heldBy(db, lease, ids).set({ ...change, locked_until: null, lease_token: null, updated_at: now }).returning('id').execute()
     for (const row of rows) recorded.add(Number(row.id))
   }
@@ -172,6 +181,25 @@ export async function recordOutcomes(db: Kysely<Database>, lease: MessageLease, 
       for (let i = 0; i < ids.length; i += 500) {
         await update(ids.slice(i, i + 500), { status, queued: 0, sent_at: now, last_error: null, provider_id: captured ? CAPTURED : null })
       }
+    }
+  }
+  // Each has its own provider id: one statement per 500 rows of the same live time, the ids in a CASE.
+  const awaiting = outcomes.filter((o) => o.kind === 'awaiting')
+  for (const until of new Set(awaiting.map((o) => o.until))) {
+    const group = awaiting.filter((o) => o.until === until)
+    for (let i = 0; i < group.length; i += 500) {
+      const chunk = group.slice(i, i + 500)
+      await update(
+        chunk.map((o) => o.id),
+        {
+          status: MESSAGE_STATUS.sent,
+          queued: 0,
+          sent_at: now,
+          next_attempt_at: until,
+          last_error: null,
+          provider_id: sql<string>`case id ${sql.join(chunk.map((o) => sql`when ${o.id} then ${o.captured ? CAPTURED : o.providerId}`), sql` `)} end`,
+        },
+      )
     }
   }
   for (const o of outcomes) {

@@ -40,6 +40,8 @@ export interface MessageRow {
   attempts: number
   /** SMS parts (segments); null for email */
   parts: number | null
+  /** The Viber message an SMS was sent instead of */
+  fallbackOf: number | null
   lastError: string | null
   sentAt: number | null
   openedAt: number | null
@@ -130,6 +132,7 @@ export function toMessage(row: Selectable<MessagesTable>): MessageRow {
     bookId: row.address_book_id === null ? null : Number(row.address_book_id),
     address: row.address,
     parts: row.parts === null ? null : Number(row.parts),
+    fallbackOf: row.fallback_of === null ? null : Number(row.fallback_of),
     variables: row.variables,
     status: row.status,
     attempts: Number(row.attempts),

@@ -11,11 +11,14 @@ export interface BlacklistEntry {
   createdAt: number
 }
 
-/** Which of `phones` the account has blacklisted. */
-export async function findBlacklistedPhones(db: Kysely<Database>, accountId: number, phones: readonly string[]): Promise<Set<string>> {
+/** A channel's phone blacklist: SMS campaigns skip the one, Viber campaigns the other. */
+export type PhoneBlacklist = 'sms_blacklist' | 'viber_blacklist'
+
+/** Which of `phones` the account has blacklisted (for SMS, or for Viber). */
+export async function findBlacklistedPhones(db: Kysely<Database>, accountId: number, phones: readonly string[], table: PhoneBlacklist = 'sms_blacklist'): Promise<Set<string>> {
   const found = new Set<string>()
   for (let i = 0; i < phones.length; i += CHUNK) {
-    const rows = await db.selectFrom('sms_blacklist').select('phone').where('account_id', '=', accountId).where('phone', 'in', phones.slice(i, i + CHUNK)).execute()
+    const rows = await db.selectFrom(table).select('phone').where('account_id', '=', accountId).where('phone', 'in', phones.slice(i, i + CHUNK)).execute()
     for (const row of rows) found.add(row.phone)
   }
   return found
