@@ -30,6 +30,8 @@ import { webhookRoutes } from './routes/webhooks.js'
 import { smsNumberRoutes } from './routes/sms-numbers.js'
 import { smsBlacklistRoutes } from './routes/sms-blacklist.js'
 import { smsSenderRoutes } from './routes/sms-senders.js'
+import { viberSenderRoutes } from './routes/viber-senders.js'
+import { viberBlacklistRoutes } from './routes/viber-blacklist.js'
 import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
 
@@ -96,6 +98,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(smsNumberRoutes(deps))
     await api.register(smsBlacklistRoutes(deps))
     await api.register(smsSenderRoutes(deps))
+    await api.register(viberSenderRoutes(deps))
+    await api.register(viberBlacklistRoutes(deps))
   })
   return app
 }

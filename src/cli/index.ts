@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns, sms.
+// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns, sms, viber.
 import { Command } from 'commander'
 import { registerServeCommands } from './commands/serve.js'
 import { registerAccountCommands } from './commands/accounts.js'
@@ -9,6 +9,7 @@ import { registerContactCommands } from './commands/contacts.js'
 import { registerOutboxCommand } from './commands/outbox.js'
 import { registerCampaignCommands } from './commands/campaigns.js'
 import { registerSmsCommands } from './commands/sms.js'
+import { registerViberCommands } from './commands/viber.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
@@ -23,6 +24,7 @@ registerContactCommands(program)
 registerOutboxCommand(program)
 registerCampaignCommands(program)
 registerSmsCommands(program)
+registerViberCommands(program)
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`tidings: ${err instanceof Error ? err.message : String(err)}\n`)

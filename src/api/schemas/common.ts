@@ -11,8 +11,8 @@ export const PageQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
 })
 
-export function toPage(query: { limit?: number; offset?: number }, max: number): { limit: number; offset: number } {
-  const limit = query.limit === undefined || query.limit === 0 ? max : Math.min(query.limit, max)
+export function toPage(query: { limit?: number; offset?: number }, max: number, defaultLimit = max): { limit: number; offset: number } {
+  const limit = query.limit === undefined || query.limit === 0 ? defaultLimit : Math.min(query.limit, max)
   return { limit, offset: query.offset ?? 0 }
 }
 
