@@ -71,8 +71,12 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
           else response.destroy()
         })
         response.on('end', answered)
-        // Cut off (size cap, timeout, connection lost mid-body): the status line has been read all the same.
-        response.on('close', () => (received > MAX_ANSWER_BYTES || response.complete ? answered() : finish({ ok: false, retryable: true, reason: 'the answer was cut off' })))
+        response.on('close', () => {
+          if (settled) return
+          // Cut off at the size cap: the status line says enough. Cut off otherwise (connection lost mid-body): retried.
+          if (received > MAX_ANSWER_BYTES) answered()
+          else finish({ ok: false, retryable: true, reason: 'the answer was cut off' })
+        })
       })
       request.end(body)
     })
