@@ -1,25 +1,25 @@
 // Receipts on their way to the channel's handler: in batches (those that arrived while the previous batch was
 // being stored, up to 1,000), one batch at a time, each receipt acknowledged only once the handler settled, so a
-// receipt is never acknowledged before it is stored.
+// receipt is never acknowledged before it is stored. Also carries the capture Viber channel's simulated reports.
 import type { Logger } from 'pino'
 import type { DeliveryReceipt } from './channel.js'
 
-export type ReceiptHandler = (receipts: DeliveryReceipt[]) => Promise<void>
+export type ReceiptHandler<T = DeliveryReceipt> = (receipts: T[]) => Promise<void>
 
 /** Called once per receipt: true when the handler stored it, false when it failed or there is no handler. */
 export type ReceiptSettled = (stored: boolean) => void
 
 const MAX_BATCH = 1000
 
-export class ReceiptQueue {
-  private handler: ReceiptHandler | undefined
-  private pending: { receipt: DeliveryReceipt; settled: ReceiptSettled }[] = []
+export class ReceiptQueue<T = DeliveryReceipt> {
+  private handler: ReceiptHandler<T> | undefined
+  private pending: { receipt: T; settled: ReceiptSettled }[] = []
   private running = false
   private scheduled = false
 
   constructor(private readonly log?: Logger) {}
 
-  setHandler(handler: ReceiptHandler): void {
+  setHandler(handler: ReceiptHandler<T>): void {
     this.handler = handler
   }
 
@@ -28,7 +28,7 @@ export class ReceiptQueue {
   }
 
   /** Queues a receipt for the handler; without a handler it is refused at once (its sender may try again later). */
-  push(receipt: DeliveryReceipt, settled: ReceiptSettled): void {
+  push(receipt: T, settled: ReceiptSettled): void {
     if (!this.handler) return settled(false)
     this.pending.push({ receipt, settled })
     this.schedule()
