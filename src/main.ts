@@ -13,6 +13,9 @@ import { OutboxSender } from './dispatcher/outbox-sender.js'
 import { emailSender } from './dispatcher/email-driver.js'
 import { smsSender } from './dispatcher/sms-sender.js'
 import { smsChannel } from './delivery/sms/registry.js'
+import { viberSender } from './dispatcher/viber-sender.js'
+import { viberChannel } from './delivery/viber/registry.js'
+import { VONAGE_CALLBACK_PATH } from './api/routes/viber-callbacks.js'
 import { WebhookSender } from './dispatcher/webhook-sender.js'
 import { campaignJobHandlers } from './services/email/campaign-lifecycle.js'
 import { smsJobHandlers } from './services/sms/dynamic-list.js'
@@ -80,7 +83,7 @@ export interface Stoppable {
   stop(): Promise<void>
 }
 
-/** The background work of a process: queued jobs, the outbox of service emails, campaign messages (email and SMS) and webhooks. */
+/** The background work of a process: queued jobs, the outbox of service emails, campaign messages (email, SMS and Viber) and webhooks. */
 export function startDispatch(deps: Deps): Stoppable {
   const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers, ...smsJobHandlers })
   const channel = emailChannel(deps.config)
@@ -88,22 +91,27 @@ export function startDispatch(deps: Deps): Stoppable {
   const campaigns = emailSender(deps, channel)
   const sms = smsChannel(deps.config, deps.log)
   const smsCampaigns = smsSender(deps, sms)
+  const viber = viberChannel(deps.config, deps.log, `${deps.config.publicUrl.replace(/\/+$/, '')}${VONAGE_CALLBACK_PATH}`)
+  const viberCampaigns = viberSender(deps, viber)
   const webhooks = new WebhookSender(deps)
   jobs.start()
   outbox.start()
   campaigns.start()
   smsCampaigns.start()
+  viberCampaigns.start()
   webhooks.start()
-  deps.log.info({ channel: channel.name, sms: sms.name }, 'dispatching jobs, email and SMS')
+  deps.log.info({ channel: channel.name, sms: sms.name, viber: viber.name }, 'dispatching jobs, email, SMS and Viber')
   return {
     stop: async () => {
       await jobs.stop()
       await outbox.stop()
       await campaigns.stop()
       await smsCampaigns.stop()
+      await viberCampaigns.stop()
       await webhooks.stop()
       await channel.close()
       await sms.close()
+      await viber.close()
     },
   }
 }

@@ -31,6 +31,8 @@ import { smsNumberRoutes } from './routes/sms-numbers.js'
 import { smsBlacklistRoutes } from './routes/sms-blacklist.js'
 import { smsSenderRoutes } from './routes/sms-senders.js'
 import { viberSenderRoutes } from './routes/viber-senders.js'
+import { viberCampaignRoutes } from './routes/viber-campaigns.js'
+import { viberCallbackRoutes } from './routes/viber-callbacks.js'
 import { viberBlacklistRoutes } from './routes/viber-blacklist.js'
 import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
@@ -79,6 +81,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(confirmRoutes(deps))
   await app.register(templatePreviewRoutes(deps))
   await app.register(trackingRoutes(deps))
+  await app.register(viberCallbackRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
     acceptLargeBodies(api, deps.config.bodyLimitBytes)
@@ -99,6 +102,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(smsBlacklistRoutes(deps))
     await api.register(smsSenderRoutes(deps))
     await api.register(viberSenderRoutes(deps))
+    await api.register(viberCampaignRoutes(deps))
     await api.register(viberBlacklistRoutes(deps))
   })
   return app
