@@ -146,8 +146,8 @@ function mergeUpdate(current: ViberCampaignInput, update: ViberCampaignInput, se
   const additional = { ...current.additional, ...given.additional }
   if (given.button_text !== undefined || given.button_link !== undefined) additional.button = { text: given.button_text ?? current.additional?.button?.text, link: given.button_link ?? current.additional?.button?.link }
   if (given.image_link !== undefined) additional.image = { link: given.image_link }
-  const { button_text: _text, button_link: _link, image_link: _image, ...rest } = given
-  return { ...current, send_date: toWireDate(sendAt), ...rest, additional }
+  const { button_text: _text, button_link: _link, image_link: _image, sent_date: _sent, ...rest } = given
+  return { ...current, ...rest, send_date: given.send_date ?? given.sent_date ?? toWireDate(sendAt), additional }
 }
 
 /** POST /viber/update: a campaign whose sending has not started, its settings and (with a new list) its recipients rewritten and paid again. */
