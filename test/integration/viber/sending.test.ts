@@ -1,0 +1,206 @@
+// Viber campaigns sent for real: through the Vonage Messages API of a stand-in on loopback (test/helpers/vonage.ts)
+// whose signed callbacks reach the API's callback route over HTTP, with the SMS instead through a real SMPP test
+// server. Delivered, read, clicked and undelivered recipients; forged, replayed and unknown callbacks; stretch_time;
+// a provider outage; live times that end; a provider's refusal; the capture channel; on both databases.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { pino } from 'pino'
+import { DIALECTS } from '../../helpers/databases.js'
+import { startTestApp, type TestApp } from '../../helpers/app.js'
+import { balanceMicros, smsDispatcher, testSmppChannel, waitFor } from '../../helpers/sms.js'
+import { startSmsc, type Smsc } from '../../helpers/smsc.js'
+import { startVonage, type VonageStandIn } from '../../helpers/vonage.js'
+import { viberDispatcher, viberRecipients, viberSetup, viberStatistics, type ViberSetup } from '../../helpers/viber.js'
+import { vonageChannel } from '../../../src/delivery/viber/vonage.js'
+import { captureViberChannel } from '../../../src/delivery/viber/capture.js'
+import type { ViberChannel } from '../../../src/delivery/viber/channel.js'
+import type { SmsChannel } from '../../../src/delivery/sms/channel.js'
+import { expireViberMessages } from '../../../src/services/viber/reports.js'
+
+const numbers = (count: number, first: number) => Array.from({ length: count }, (_, i) => first + i)
+const GB_VIBER = 10_000
+const SMS_PART = 20_000
+
+for (const dialect of DIALECTS) {
+  describe(`Viber campaigns sent through Vonage on ${dialect}`, () => {
+    let t: TestApp
+    let a: ViberSetup
+    let vonage: VonageStandIn
+    let smsc: Smsc
+    let viber: ViberChannel
+    let sms: SmsChannel
+
+    before(async () => {
+      vonage = await startVonage()
+      t = await startTestApp(dialect, {
+        viberPrices: 'default=0.02,GB=0.01',
+        smsPrices: 'default=0.02',
+        viberToken: vonage.credentials,
+        viberSignatureSecret: vonage.signatureSecret,
+        publicUrl: 'https://t.example',
+      })
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
+      a = await viberSetup(t)
+      smsc = await startSmsc()
+      sms = testSmppChannel(smsc)
+      viber = vonageChannel({ url: vonage.url, credentials: vonage.credentials, webhookUrl: `${address}/viber/callbacks/vonage`, concurrency: 5, timeoutMs: 2000, log: pino({ level: 'silent' }) })
+    })
+    after(async () => {
+      await viber.close()
+      await sms.close()
+      await smsc.close()
+      await vonage.close()
+      await t.close()
+    })
+
+    const create = async (payload: Record<string, unknown>) => {
+      const answer = await t.call(a.account, {
+        method: 'POST',
+        url: '/viber',
+        payload: { task_name: 'Sale', message_type: 2, sender_id: a.senderId, message_live_time: 3600, send_date: 'now', message: 'Sale today', ...payload },
+      })
+      assert.equal(answer.statusCode, 200, answer.body)
+      return answer.json<{ data: { task_id: number } }>().data.task_id
+    }
+    const resend = { status: true, sms_text: 'Sale today: shop.example', sms_sender_name: 'Shop' }
+    const statusesOf = async (id: number) => (await viberRecipients(t, a.account, id)).map((r) => r.status)
+    const smsOf = (id: number) => t.deps.db.selectFrom('messages').select(['address', 'status', 'fallback_of']).where('campaign_id', '=', id).where('channel', '=', 'sms').orderBy('address').execute()
+
+    it('follows each recipient through delivered, read, clicked and undelivered, with one SMS each for the undelivered', async () => {
+      const phones = numbers(20, 447400500000)
+      phones.forEach((phone, i) => vonage.outcomes.set(String(phone), i < 5 ? ['delivered'] : i < 15 ? ['delivered', 'read'] : ['undeliverable']))
+      const balance = await balanceMicros(t, a.account)
+      const id = await create({ recipients: phones, additional: { button: { text: 'Open', link: 'https://shop.example/sale' }, resend_sms: resend } })
+      assert.equal(await viberDispatcher(t, viber).drain(), 20)
+      await vonage.waitForCallbacks(5 + 20 + 5)
+      // Five recipients follow the button: Tidings's redirect in the request Vonage got.
+      for (const phone of phones.slice(10, 15)) {
+        const request = vonage.requests.find((r) => r.body?.to === String(phone))!
+        const { viber_service: service, message_type: type, text } = request.body as { viber_service: { action: { url: string; text: string }; category: string; ttl: number }; message_type: string; text: string }
+        assert.deepEqual([type, text, service.category, service.ttl, service.action.text], ['text', 'Sale today', 'promotion', 3600, 'Open'])
+        assert.ok(service.action.url.startsWith('https://t.example/v/'), service.action.url)
+        const click = await t.app.inject({ method: 'GET', url: service.action.url.replace('https://t.example', '') })
+        assert.equal(click.statusCode, 302)
+        assert.equal(click.headers.location, 'https://shop.example/sale')
+      }
+      const statuses = await statusesOf(id)
+      assert.deepEqual(statuses, [
+        ...Array(5).fill('delivered'),
+        ...Array(5).fill('delivered and read'),
+        ...Array(5).fill('read and a clickthrough followed'),
+        ...Array(5).fill('not delivered'),
+      ])
+      assert.deepEqual((await smsOf(id)).map((m) => m.address), phones.slice(15).map(String))
+      assert.equal(await smsDispatcher(t, sms).drain(), 5)
+      await waitFor(async () => (await smsOf(id)).every((m) => m.status === 2))
+      assert.deepEqual(smsc.messages().map((m) => [m.destination, m.source, m.text]).sort(), phones.slice(15).map((p) => [String(p), 'Shop', resend.sms_text]))
+      const stats = await viberStatistics(t, a.account, id)
+      assert.deepEqual(stats.statistic, { sent: 20, delivered: 15, read: 10, redirected: 5, undelivered: 5, errors: 0 })
+      assert.equal(stats.resend_sms_status, 2)
+      assert.deepEqual(stats.resend_sms_statistic, { total: 5, queued: 0, sent: 0, delivered: 5, undelivered: 0 })
+      assert.equal(stats.status, 'sent')
+      // Paid: 20 Viber messages to GB and 5 one-part SMS.
+      assert.equal(balance - (await balanceMicros(t, a.account)), 20 * GB_VIBER + 5 * SMS_PART)
+      // Every callback was taken at once.
+      assert.deepEqual(vonage.refusedCallbacks(), [])
+    })
+
+    it('refuses forged, replayed and unknown callbacks and changes nothing', async () => {
+      const phone = 447400600000
+      vonage.outcomes.set(String(phone), [])
+      const id = await create({ recipients: [phone] })
+      await viberDispatcher(t, viber).drain()
+      const [message] = await t.deps.db.selectFrom('messages').select(['id', 'provider_id']).where('campaign_id', '=', id).execute()
+      const content = { message_uuid: message!.provider_id, to: String(phone), from: 'Shop', timestamp: new Date().toISOString(), status: 'delivered', channel: 'viber_service', client_ref: String(message!.id) }
+      const post = (signed: { body: string; authorization: string }) =>
+        t.app.inject({ method: 'POST', url: '/viber/callbacks/vonage', headers: { authorization: signed.authorization, 'content-type': 'application/json' }, payload: signed.body })
+      for (const forged of [
+        vonage.signCallback(content, { signatureSecret: 'not-the-secret-0123456789abcdef' }),
+        vonage.signCallback(content, { alg: 'none' }),
+        vonage.signCallback(content, { apiKey: 'other-key' }),
+        vonage.signCallback(content, { payloadHash: 'ab'.repeat(32) }),
+        vonage.signCallback(content, { iat: Math.floor(Date.now() / 1000) - 3600 }),
+        { body: JSON.stringify(content), authorization: '' },
+      ]) {
+        const answer = await post(forged)
+        assert.equal(answer.statusCode, 401, answer.body)
+        assert.equal(typeof answer.json<{ error_code: number }>().error_code, 'number')
+      }
+      assert.deepEqual(await statusesOf(id), ['send'])
+      const unknown = await post(vonage.signCallback({ ...content, client_ref: '999999999' }))
+      assert.equal(unknown.statusCode, 404)
+      const genuine = vonage.signCallback(content)
+      assert.equal((await post(genuine)).statusCode, 200)
+      assert.deepEqual(await statusesOf(id), ['delivered'])
+      assert.equal((await post(genuine)).statusCode, 401, 'the same token again is a replay')
+    })
+
+    it('ends a message its provider refused as an error, paid back, with its SMS instead', async () => {
+      const phone = 447400700000
+      vonage.failNext(1, 422)
+      const balance = await balanceMicros(t, a.account)
+      const id = await create({ recipients: [phone], additional: { resend_sms: resend } })
+      await viberDispatcher(t, viber).drain()
+      assert.deepEqual(await statusesOf(id), ['error'])
+      assert.deepEqual((await smsOf(id)).map((m) => [m.address, m.status]), [[String(phone), 0]])
+      // The Viber message came back; the SMS is paid.
+      assert.equal(balance - (await balanceMicros(t, a.account)), SMS_PART)
+      assert.equal((await viberStatistics(t, a.account, id)).statistic.errors, 1)
+    })
+
+    // The tests below move the test clock; the stand-in's callbacks are signed at the real time, so they report nothing.
+    it('spreads the sending over stretch_time', async () => {
+      const phones = numbers(4, 447400800000)
+      for (const phone of phones) vonage.outcomes.set(String(phone), [])
+      const before = vonage.requestCount
+      await create({ recipients: phones, stretch_time: 4 / 3600 })
+      const dispatcher = viberDispatcher(t, viber)
+      const sentBySecond: number[] = []
+      for (let second = 0; second < 4; second++) {
+        await dispatcher.drain()
+        sentBySecond.push(vonage.requestCount - before)
+        t.clock.advance(1000)
+      }
+      assert.deepEqual(sentBySecond, [1, 2, 3, 4])
+    })
+
+    it('tries again through a provider outage and loses nothing', async () => {
+      const phones = numbers(3, 447400900000)
+      for (const phone of phones) vonage.outcomes.set(String(phone), [])
+      vonage.failNext(3, 503)
+      const id = await create({ recipients: phones })
+      const dispatcher = viberDispatcher(t, viber)
+      await dispatcher.drain()
+      assert.deepEqual(await statusesOf(id), [null, null, null])
+      t.clock.advance(15 * 60_000)
+      await dispatcher.drain()
+      assert.deepEqual(await statusesOf(id), ['send', 'send', 'send'])
+      assert.equal(vonage.requests.filter((r) => phones.map(String).includes(String(r.body?.to)) && r.status === 202).length, 3)
+    })
+
+    it('ends messages not delivered within their live time, each with its SMS instead', async () => {
+      const phones = numbers(2, 447401000000)
+      for (const phone of phones) vonage.outcomes.set(String(phone), [])
+      const id = await create({ recipients: phones, message_live_time: 60, additional: { resend_sms: resend } })
+      await viberDispatcher(t, viber).drain()
+      t.clock.advance(59_000)
+      await expireViberMessages(t.deps, 500)
+      assert.deepEqual(await statusesOf(id), ['send', 'send'])
+      t.clock.advance(2_000)
+      assert.ok((await expireViberMessages(t.deps, 500)) >= 2)
+      assert.deepEqual(await statusesOf(id), ['not delivered', 'not delivered'])
+      assert.deepEqual((await smsOf(id)).map((m) => m.address), phones.map(String))
+      assert.equal(await expireViberMessages(t.deps, 500), 0, 'each ends once')
+      assert.equal((await smsOf(id)).length, 2)
+    })
+
+    it('simulates a delivery with the capture channel', async () => {
+      const capture = captureViberChannel({ reportDelayMs: 10 })
+      const id = await create({ recipients: [447401100000] })
+      await viberDispatcher(t, capture).drain()
+      await waitFor(async () => (await statusesOf(id))[0] === 'delivered')
+      assert.deepEqual(await statusesOf(id), ['delivered'])
+      await capture.close()
+    })
+  })
+}
