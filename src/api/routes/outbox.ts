@@ -15,12 +15,12 @@ const MAX_PAGE = 100
 
 const OutboxQuery = Type.Object({
   ...PageQuery.properties,
-  campaign_id: Type.Optional(Type.Integer({ minimum: 1, description: "a campaign's messages (email or SMS), rendered as they were sent, instead of the service emails" })),
+  campaign_id: Type.Optional(Type.Integer({ minimum: 1, description: "a campaign's messages (email, SMS or Viber), rendered as they were sent, instead of the service emails" })),
 })
 
 const OutboxItem = Type.Object({
   id: Type.Integer(),
-  kind: Type.String({ description: 'confirmation, sender_code, campaign or sms (an SMS campaign\'s text: from_name is its sender ID, to its number)' }),
+  kind: Type.String({ description: 'confirmation, sender_code, campaign, sms (an SMS campaign\'s text, or one sent instead of a Viber message: from_name is its sender ID, to its number) or viber (from_name is the sender name)' }),
   from_email: Type.String(),
   from_name: Type.String(),
   to: Type.String(),

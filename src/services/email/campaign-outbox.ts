@@ -1,18 +1,19 @@
 // A campaign's messages as its recipients got them (GET /outbox?campaign_id=, `tidings outbox --campaign`):
 // rendered again from the message rows, which hold everything that made them, so nothing is stored twice.
-// With no relay configured this is where captured campaign emails can be read; an SMS campaign's texts too.
+// With no relay configured this is where captured campaign emails can be read; SMS and Viber campaigns' texts too.
 import * as messagesRepo from '../../storage/repos/messages.js'
 import { renderMessage } from '../../delivery/email/campaign-content.js'
 import { getCampaign } from './campaigns.js'
 import { addressingOf } from '../../tracking/message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
 import { signingKey } from '../../tracking/signing-key.js'
-import type { ListedEmail } from './outbox.js'
+import { outboxStatusOf, type ListedEmail } from './outbox.js'
 import { listSmsOutbox } from '../sms/outbox.js'
+import { listViberOutbox } from '../viber/outbox.js'
 import type { Deps, Page } from '../types.js'
 
 export async function listCampaignOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[]> {
-  const texts = await listSmsOutbox(deps, accountId, campaignId, page)
+  const texts = (await listSmsOutbox(deps, accountId, campaignId, page)) ?? (await listViberOutbox(deps, accountId, campaignId, page))
   if (texts) return texts
   const campaign = await getCampaign(deps, accountId, campaignId)
   const prepared = preparedCampaign(campaign)
@@ -29,7 +30,7 @@ export async function listCampaignOutbox(deps: Deps, accountId: number, campaign
       subject: email?.subject ?? '',
       html: email?.html ?? '',
       text: email?.text ?? '',
-      status: statusOf(m),
+      status: outboxStatusOf(m),
       attempts: m.attempts,
       providerId: null,
       lastError: m.lastError,
@@ -37,11 +38,4 @@ export async function listCampaignOutbox(deps: Deps, accountId: number, campaign
       sentAt: m.sentAt,
     }
   })
-}
-
-/** The outbox's words for a message's state: queued, sent, captured or failed. */
-function statusOf(m: messagesRepo.MessageRow & { captured: boolean }): string {
-  if (messagesRepo.UNFINISHED.includes(m.status)) return 'queued'
-  if (m.sentAt === null) return 'failed'
-  return m.captured ? 'captured' : 'sent'
 }

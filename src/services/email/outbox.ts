@@ -5,6 +5,7 @@
 // confirm a subscription for someone else); the operator reads them in full (`tidings outbox`).
 import type { Kysely } from 'kysely'
 import * as outboxRepo from '../../storage/repos/outbox.js'
+import { UNFINISHED } from '../../storage/repos/messages.js'
 import type { Database } from '../../storage/tables.js'
 import type { Config } from '../../config/schema.js'
 import type { Page } from '../types.js'
@@ -12,7 +13,14 @@ import type { Page } from '../types.js'
 export type ServiceEmail = outboxRepo.NewOutboxEmail
 export type OutboxEmail = outboxRepo.OutboxEmail
 /** An email as the outbox lists it: a service email, or a campaign message (kind `campaign`). */
-export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' | 'sms' }
+export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' | 'sms' | 'viber' }
+
+/** The outbox's words for a campaign message's state: queued, sent, captured or failed. */
+export function outboxStatusOf(m: { status: number; sentAt: number | null; captured: boolean }): string {
+  if (UNFINISHED.includes(m.status)) return 'queued'
+  if (m.sentAt === null) return 'failed'
+  return m.captured ? 'captured' : 'sent'
+}
 export type Mailbox = outboxRepo.Mailbox
 
 /** What stands in an email's shown copy for the secret it carries. */

@@ -2,7 +2,7 @@
 // rendered again from the message rows. With no SMSC configured (capture) this is where they can be read.
 import * as messagesRepo from '../../storage/repos/messages.js'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
-import type { ListedEmail } from '../email/outbox.js'
+import { outboxStatusOf, type ListedEmail } from '../email/outbox.js'
 import type { Deps, Page } from '../types.js'
 import { readOptions } from './campaign-input.js'
 import { smsTextOf } from './sms-text.js'
@@ -22,7 +22,7 @@ export async function listSmsOutbox(deps: Deps, accountId: number, campaignId: n
     subject: '',
     html: '',
     text: render(JSON.parse(m.variables) as Record<string, unknown>),
-    status: messagesRepo.UNFINISHED.includes(m.status) ? 'queued' : m.sentAt === null ? 'failed' : m.captured ? 'captured' : 'sent',
+    status: outboxStatusOf(m),
     attempts: m.attempts,
     providerId: null,
     lastError: m.lastError,

@@ -194,12 +194,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await smsOf(id)).length, 2)
     })
 
-    it('simulates a delivery with the capture channel', async () => {
+    it('simulates a delivery with the capture channel and shows the message in the outbox', async () => {
       const capture = captureViberChannel({ reportDelayMs: 10 })
-      const id = await create({ recipients: [447401100000] })
+      const id = await create({ recipients: [447401100000], additional: { button: { text: 'Open', link: 'https://shop.example/o' } } })
       await viberDispatcher(t, capture).drain()
       await waitFor(async () => (await statusesOf(id))[0] === 'delivered')
       assert.deepEqual(await statusesOf(id), ['delivered'])
+      const outbox = await t.call(a.account, { method: 'GET', url: `/outbox?campaign_id=${id}` })
+      assert.deepEqual(
+        outbox.json<{ kind: string; to: string; from_name: string; text: string; status: string }[]>().map((m) => [m.kind, m.to, m.from_name, m.text, m.status]),
+        [['viber', '447401100000', 'Shop', 'Sale today\n[Open] https://shop.example/o', 'captured']],
+      )
       await capture.close()
     })
   })
