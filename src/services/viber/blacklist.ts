@@ -47,11 +47,3 @@ export async function listViberBlacklist(deps: Deps, accountId: number, page: Pa
   return blacklistRepo.listViberBlacklistPage(deps.db, accountId, page)
 }
 
-/**
- * Which of these numbers (stored form: E.164 digits) the account's Viber campaigns must skip. A query reading a
- * list's numbers filters in SQL instead, with `notViberBlacklisted` of storage/repos/viber-blacklist.ts.
- */
-export async function blacklistedAmong(deps: Pick<Deps, 'db'>, accountId: number, phones: readonly string[]): Promise<Set<string>> {
-  return blacklistRepo.findBlacklistedPhones(deps.db, accountId, phones)
-}
-

@@ -14,11 +14,11 @@ export interface BlacklistEntry {
 /** A channel's phone blacklist: SMS campaigns skip the one, Viber campaigns the other. */
 export type PhoneBlacklist = 'sms_blacklist' | 'viber_blacklist'
 
-/** Which of `phones` the account has blacklisted (for SMS, or for Viber). */
-export async function findBlacklistedPhones(db: Kysely<Database>, accountId: number, phones: readonly string[], table: PhoneBlacklist = 'sms_blacklist'): Promise<Set<string>> {
+/** Which of `phones` the account has blacklisted for SMS (or, given `viber_blacklist`, for Viber). */
+export async function findBlacklistedPhones(db: Kysely<Database>, accountId: number, phones: readonly string[], blacklist: PhoneBlacklist = 'sms_blacklist'): Promise<Set<string>> {
   const found = new Set<string>()
   for (let i = 0; i < phones.length; i += CHUNK) {
-    const rows = await db.selectFrom(table).select('phone').where('account_id', '=', accountId).where('phone', 'in', phones.slice(i, i + CHUNK)).execute()
+    const rows = await db.selectFrom(blacklist).select('phone').where('account_id', '=', accountId).where('phone', 'in', phones.slice(i, i + CHUNK)).execute()
     for (const row of rows) found.add(row.phone)
   }
   return found

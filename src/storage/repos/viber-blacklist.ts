@@ -1,6 +1,6 @@
 // Numbers an account never sends Viber messages to (/v2/viber-service/phone-exception), in stored form (E.164
 // digits). Separate from the SMS blacklist: a number may refuse one channel and not the other.
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 
 /** Numbers per statement, far below both databases' bound-parameter limits (4 columns × 500 per INSERT). */
@@ -12,25 +12,6 @@ export interface ViberBlacklistEntry {
   phone: string
   description: string
   createdAt: number
-}
-
-/** Which of `phones` the account has blacklisted for Viber. */
-export async function findBlacklistedPhones(db: Kysely<Database>, accountId: number, phones: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>()
-  for (let i = 0; i < phones.length; i += CHUNK) {
-    const rows = await db.selectFrom('viber_blacklist').select('phone').where('account_id', '=', accountId).where('phone', 'in', phones.slice(i, i + CHUNK)).execute()
-    for (const row of rows) found.add(row.phone)
-  }
-  return found
-}
-
-/**
- * A condition for queries that read numbers from a table (a list's numbers): true when the number in
- * `phoneColumn` (e.g. 'p.phone') is not on the account's Viber blacklist. Kept in SQL so a list of any size is
- * filtered without bringing its numbers over first; the unique index (account_id, phone) answers each probe.
- */
-export function notViberBlacklisted(accountId: number, phoneColumn: string): Expression<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from viber_blacklist vb where vb.account_id = ${accountId} and vb.phone = ${sql.ref(phoneColumn)})`
 }
 
 /** Blacklists the numbers the account has not blacklisted yet (an entry there keeps its date and description); returns how many it added. */

@@ -44,7 +44,7 @@ function withPath(path: string, value: string): string {
 }
 
 /** Pages for people (HTML, images), not API operations: their errors are pages too. */
-const PUBLIC_PAGES = ['/confirm', '/template-previews', '/t/', '/s/', '/archive/']
+const PUBLIC_PAGES = ['/confirm', '/template-previews', '/t/', '/s/', '/v/', '/archive/']
 
 for (const dialect of DIALECTS) {
   describe(`hostile input on every operation on ${dialect}`, () => {

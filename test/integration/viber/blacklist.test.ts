@@ -8,8 +8,6 @@ import type { InjectOptions } from 'fastify'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
-import { blacklistedAmong } from '../../../src/services/viber/blacklist.js'
-import { notViberBlacklisted } from '../../../src/storage/repos/viber-blacklist.js'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 const PATH = '/v2/viber-service/phone-exception'
@@ -152,19 +150,6 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(added.body, { result: true, counters: { added: 1, exists: 0 } }, "the same number is new on the other account's list")
       assert.deepEqual((await page('', other)).data.list.map((e) => [e.user_id, e.phone, e.description]), [[other.id, 380631234567, 'by other']])
       assert.deepEqual(await page(), before)
-    })
-
-    it("tells a campaign which numbers to skip, in code and in SQL, on the account's own blacklist only", async () => {
-      assert.deepEqual([...(await blacklistedAmong(t.deps, account.id, ['380631234567', '380631234568', '380671111111']))].sort(), ['380631234567', '380631234568'])
-      assert.deepEqual([...(await blacklistedAmong(t.deps, other.id, ['380631234568', '447911123456']))], [])
-      assert.deepEqual([...(await blacklistedAmong(t.deps, account.id, []))], [])
-
-      const bookId = (await send({ method: 'POST', url: '/addressbooks', payload: { bookName: 'Viber audience' } })).body.id as number
-      await send({ method: 'POST', url: '/sms/numbers', payload: { addressBookId: bookId, phones: ['380631234567', '380631234569', '447911123456', '380501234567'] } })
-      const sendable = async (accountId: number) =>
-        (await t.deps.db.selectFrom('list_phones as p').select('p.phone').where('p.address_book_id', '=', bookId).where(notViberBlacklisted(accountId, 'p.phone')).orderBy('p.phone').execute()).map((r) => r.phone)
-      assert.deepEqual(await sendable(account.id), ['380501234567', '380631234569'])
-      assert.deepEqual(await sendable(other.id), ['380501234567', '380631234569', '447911123456'], "the other account's blacklist holds only 380631234567")
     })
 
     it('documents the three operations with their shapes in the OpenAPI document', async () => {
