@@ -7,7 +7,7 @@ import { getCampaign } from './campaigns.js'
 import { addressingOf } from '../../tracking/message-links.js'
 import { preparedCampaign } from './prepared-campaigns.js'
 import { signingKey } from '../../tracking/signing-key.js'
-import { outboxStatusOf, type ListedEmail } from './outbox.js'
+import { campaignOutboxItem, type ListedEmail } from './outbox.js'
 import { listSmsOutbox } from '../sms/outbox.js'
 import { listViberOutbox } from '../viber/outbox.js'
 import type { Deps, Page } from '../types.js'
@@ -21,21 +21,12 @@ export async function listCampaignOutbox(deps: Deps, accountId: number, campaign
   const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
   return messages.map((m) => {
     const email = prepared instanceof Error ? undefined : renderMessage(prepared, addressingOf(deps.config, key, m, prepared.listId))
-    return {
-      id: m.id,
-      accountId,
+    return campaignOutboxItem(m, campaign, {
       kind: 'campaign',
       from: { email: campaign.senderEmail, name: campaign.senderName },
-      to: m.address,
-      subject: email?.subject ?? '',
-      html: email?.html ?? '',
+      subject: email?.subject,
+      html: email?.html,
       text: email?.text ?? '',
-      status: outboxStatusOf(m),
-      attempts: m.attempts,
-      providerId: null,
-      lastError: m.lastError,
-      createdAt: campaign.createdAt,
-      sentAt: m.sentAt,
-    }
+    })
   })
 }

@@ -5,7 +5,7 @@
 // confirm a subscription for someone else); the operator reads them in full (`tidings outbox`).
 import type { Kysely } from 'kysely'
 import * as outboxRepo from '../../storage/repos/outbox.js'
-import { UNFINISHED } from '../../storage/repos/messages.js'
+import { UNFINISHED, type MessageRow } from '../../storage/repos/messages.js'
 import type { Database } from '../../storage/tables.js'
 import type { Config } from '../../config/schema.js'
 import type { Page } from '../types.js'
@@ -16,10 +16,34 @@ export type OutboxEmail = outboxRepo.OutboxEmail
 export type ListedEmail = Omit<OutboxEmail, 'kind' | 'shown'> & { kind: OutboxEmail['kind'] | 'campaign' | 'sms' | 'viber' }
 
 /** The outbox's words for a campaign message's state: queued, sent, captured or failed. */
-export function outboxStatusOf(m: { status: number; sentAt: number | null; captured: boolean }): string {
+function outboxStatusOf(m: { status: number; sentAt: number | null; captured: boolean }): string {
   if (UNFINISHED.includes(m.status)) return 'queued'
   if (m.sentAt === null) return 'failed'
   return m.captured ? 'captured' : 'sent'
+}
+
+/** A campaign's message as the outbox lists it, with what its channel rendered. */
+export function campaignOutboxItem(
+  m: MessageRow & { captured: boolean },
+  campaign: { accountId: number; createdAt: number },
+  content: { kind: ListedEmail['kind']; from: Mailbox; subject?: string; html?: string; text: string },
+): ListedEmail {
+  return {
+    id: m.id,
+    accountId: campaign.accountId,
+    kind: content.kind,
+    from: content.from,
+    to: m.address,
+    subject: content.subject ?? '',
+    html: content.html ?? '',
+    text: content.text,
+    status: outboxStatusOf(m),
+    attempts: m.attempts,
+    providerId: null,
+    lastError: m.lastError,
+    createdAt: campaign.createdAt,
+    sentAt: m.sentAt,
+  }
 }
 export type Mailbox = outboxRepo.Mailbox
 

@@ -50,7 +50,7 @@ export async function createSmsCampaign(deps: Deps, accountId: number, input: Sm
 
   const id = await deps.db.transaction().execute(async (tx) => {
     const id = await campaignsRepo.insertCampaign(tx, {
-      ...SMS_DEFAULTS,
+      ...campaignsRepo.PHONE_CAMPAIGN_DEFAULTS,
       accountId,
       name: `SMS ${toWireDate(now)}`,
       status: emulated ? CAMPAIGN_STATUS.emulated : audience.recipients.length === 0 ? CAMPAIGN_STATUS.noActiveAddresses : held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending,
@@ -80,25 +80,6 @@ export async function createSmsCampaign(deps: Deps, accountId: number, input: Sm
     return id
   })
   return { id, exceptions: audience.exceptions, sends: emulated ? 0 : audience.recipients.length }
-}
-
-/** The fields of the campaigns table that only email uses. */
-const SMS_DEFAULTS: Omit<campaignsRepo.NewCampaign, 'accountId' | 'name' | 'status' | 'senderName' | 'body' | 'listIds' | 'sendAt' | 'scheduled' | 'useDynamicList' | 'allEmailQty' | 'currency' | 'now'> = {
-  isTest: false,
-  senderEmail: '',
-  subject: '',
-  bodyAmp: null,
-  templateId: null,
-  lang: '',
-  segmentId: null,
-  attachments: [],
-  trackOpens: false,
-  trackClicks: false,
-  utmCampaign: null,
-  tariffEmailQty: 0,
-  paidEmailQty: 0,
-  priceMicros: 0,
-  chargedMicros: 0,
 }
 
 export interface SmsCostQuery {

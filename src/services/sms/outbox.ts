@@ -2,7 +2,7 @@
 // rendered again from the message rows. With no SMSC configured (capture) this is where they can be read.
 import * as messagesRepo from '../../storage/repos/messages.js'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
-import { outboxStatusOf, type ListedEmail } from '../email/outbox.js'
+import { campaignOutboxItem, type ListedEmail } from '../email/outbox.js'
 import type { Deps, Page } from '../types.js'
 import { readOptions } from './campaign-input.js'
 import { smsTextOf } from './sms-text.js'
@@ -13,20 +13,7 @@ export async function listSmsOutbox(deps: Deps, accountId: number, campaignId: n
   if (!campaign) return undefined
   const render = smsTextOf(campaign.body, readOptions(campaign.channelOptions))
   const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
-  return messages.map((m) => ({
-    id: m.id,
-    accountId,
-    kind: 'sms',
-    from: { email: '', name: campaign.senderName },
-    to: m.address,
-    subject: '',
-    html: '',
-    text: render(JSON.parse(m.variables) as Record<string, unknown>),
-    status: outboxStatusOf(m),
-    attempts: m.attempts,
-    providerId: null,
-    lastError: m.lastError,
-    createdAt: campaign.createdAt,
-    sentAt: m.sentAt,
-  }))
+  return messages.map((m) =>
+    campaignOutboxItem(m, campaign, { kind: 'sms', from: { email: '', name: campaign.senderName }, text: render(JSON.parse(m.variables) as Record<string, unknown>) }),
+  )
 }

@@ -71,7 +71,7 @@ export async function createViberCampaign(deps: Deps, accountId: number, input: 
   const { messages, totalMicros } = priceViberRecipients(recipients, deps.config.viberPrices)
   const id = await deps.db.transaction().execute(async (tx) => {
     const id = await campaignsRepo.insertCampaign(tx, {
-      ...VIBER_DEFAULTS,
+      ...campaignsRepo.PHONE_CAMPAIGN_DEFAULTS,
       accountId,
       name: checked.name,
       status: held ? CAMPAIGN_STATUS.pending : CAMPAIGN_STATUS.sending,
@@ -81,6 +81,7 @@ export async function createViberCampaign(deps: Deps, accountId: number, input: 
       sendAt: checked.sendAt,
       scheduled: checked.scheduled,
       allEmailQty: messages.length,
+      useDynamicList: false,
       currency: account.currency,
       channel: 'viber',
       channelOptions: JSON.stringify(checked.options),
@@ -99,26 +100,6 @@ function queueMessages(
   messages: ReturnType<typeof priceViberRecipients>['messages'],
 ): Promise<void> {
   return messageQueue.insertSmsMessages(tx, { campaignId: c.id, accountId: c.accountId, channel: 'viber', queued: !c.held, sendAt: c.sendAt, spreadMs: c.stretchSeconds * 1000, now: c.now }, messages)
-}
-
-/** The fields of the campaigns table that only email uses. */
-const VIBER_DEFAULTS: Omit<campaignsRepo.NewCampaign, 'accountId' | 'name' | 'status' | 'senderName' | 'body' | 'listIds' | 'sendAt' | 'scheduled' | 'allEmailQty' | 'currency' | 'now'> = {
-  isTest: false,
-  senderEmail: '',
-  subject: '',
-  bodyAmp: null,
-  templateId: null,
-  lang: '',
-  segmentId: null,
-  useDynamicList: false,
-  attachments: [],
-  trackOpens: false,
-  trackClicks: false,
-  utmCampaign: null,
-  tariffEmailQty: 0,
-  paidEmailQty: 0,
-  priceMicros: 0,
-  chargedMicros: 0,
 }
 
 /** The campaign's current settings as an update's input, for the fields an update leaves out. */

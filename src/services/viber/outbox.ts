@@ -3,7 +3,7 @@
 // can be read.
 import * as messagesRepo from '../../storage/repos/messages.js'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
-import { outboxStatusOf, type ListedEmail } from '../email/outbox.js'
+import { campaignOutboxItem, type ListedEmail } from '../email/outbox.js'
 import type { Deps, Page } from '../types.js'
 import { smsTextOf } from '../sms/sms-text.js'
 import { readViberOptions } from './campaign-input.js'
@@ -17,23 +17,9 @@ export async function listViberOutbox(deps: Deps, accountId: number, campaignId:
   const viberText = [campaign.body, options.button && `[${options.button.text}] ${options.button.link}`, options.imageUrl && `Image: ${options.imageUrl}`].filter(Boolean).join('\n')
   const smsText = options.resendSms ? smsTextOf(options.resendSms.text, { transliterate: false }) : () => ''
   const messages = await messagesRepo.listMessages(deps.db, campaignId, page)
-  return messages.map((m) => {
-    const instead = m.fallbackOf !== null
-    return {
-      id: m.id,
-      accountId,
-      kind: instead ? 'sms' : 'viber',
-      from: { email: '', name: instead ? (options.resendSms?.sender ?? '') : campaign.senderName },
-      to: m.address,
-      subject: '',
-      html: '',
-      text: instead ? smsText(JSON.parse(m.variables) as Record<string, unknown>) : viberText,
-      status: outboxStatusOf(m),
-      attempts: m.attempts,
-      providerId: null,
-      lastError: m.lastError,
-      createdAt: campaign.createdAt,
-      sentAt: m.sentAt,
-    }
-  })
+  return messages.map((m) =>
+    m.fallbackOf === null
+      ? campaignOutboxItem(m, campaign, { kind: 'viber', from: { email: '', name: campaign.senderName }, text: viberText })
+      : campaignOutboxItem(m, campaign, { kind: 'sms', from: { email: '', name: options.resendSms?.sender ?? '' }, text: smsText(JSON.parse(m.variables) as Record<string, unknown>) }),
+  )
 }

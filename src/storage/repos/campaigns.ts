@@ -75,6 +75,25 @@ export interface CampaignRow {
 export type NewCampaign = Omit<CampaignRow, 'id' | 'skippedQty' | 'startedAt' | 'finishedAt' | 'createdAt' | 'updatedAt' | 'channel' | 'channelOptions'> &
   Partial<Pick<CampaignRow, 'channel' | 'channelOptions'>> & { now: number }
 
+/** The fields of a campaign to numbers (SMS, Viber) that only email uses: their price is on each message. */
+export const PHONE_CAMPAIGN_DEFAULTS = {
+  isTest: false,
+  senderEmail: '',
+  subject: '',
+  bodyAmp: null,
+  templateId: null,
+  lang: '',
+  segmentId: null,
+  attachments: [],
+  trackOpens: false,
+  trackClicks: false,
+  utmCampaign: null,
+  tariffEmailQty: 0,
+  paidEmailQty: 0,
+  priceMicros: 0,
+  chargedMicros: 0,
+} as const satisfies Partial<NewCampaign>
+
 export async function insertCampaign(db: Kysely<Database>, c: NewCampaign): Promise<number> {
   const row = await db
     .insertInto('campaigns')

@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 import { isPostgres } from '../dialect.js'
 import { MESSAGE_STATUS } from './messages.js'
+import { lockCampaign } from './campaigns.js'
 
 /** What a report says of a Viber message, stored in messages.report. */
 export type ViberReportState = 'delivered' | 'read' | 'rejected' | 'undeliverable' | 'expired'
@@ -89,16 +90,18 @@ export async function applyReports(db: Kysely<Database>, ids: readonly number[],
 
 /**
  * Ends up to `limit` sent messages whose live time has passed without a delivery as not delivered (report
- * `expired`) and returns them. Two workers sweeping at once take different rows (PostgreSQL skips locked ones).
+ * `expired`) and returns them. Their campaigns are locked first, in id order, as every transaction that locks a
+ * campaign and its messages does; a message another worker ended meanwhile is left out (the status condition).
  */
 export async function expireUndelivered(db: Kysely<Database>, now: number, limit: number): Promise<UndeliveredViber[]> {
   // The literals (not parameters) let SQLite use the partial index messages_viber_awaiting.
-  let due = db.selectFrom('messages').select('id').where(sql<boolean>`channel = 'viber' and status = 1`).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit)
-  if (isPostgres(db)) due = due.forUpdate().skipLocked()
+  const due = await db.selectFrom('messages').select(['id', 'campaign_id']).where(sql<boolean>`channel = 'viber' and status = 1`).where('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).execute()
+  if (due.length === 0) return []
+  for (const campaignId of [...new Set(due.map((m) => Number(m.campaign_id)))].sort((a, b) => a - b)) await lockCampaign(db, campaignId)
   const rows = await db
     .updateTable('messages')
     .set((eb) => ({ status: MESSAGE_STATUS.unavailable, report: eb.fn.coalesce('report', eb.val('expired')), updated_at: now }))
-    .where('id', 'in', due)
+    .where('id', 'in', due.map((m) => m.id))
     .where('status', '=', MESSAGE_STATUS.sent)
     .returning(['id', 'campaign_id', 'account_id', 'address', 'variables', 'address_book_id'])
     .execute()

@@ -158,6 +158,29 @@ for (const dialect of DIALECTS) {
       assert.equal((await viberRecipients(t, a.account, id)).length, 2)
     })
 
+    it('takes a PHP-style form body with the nested additional fields', async () => {
+      const form = [
+        'task_name=Form',
+        'message_type=2',
+        `sender_id=${a.senderId}`,
+        'message_live_time=600',
+        'send_date=now',
+        'recipients[0]=447400100000',
+        'recipients[1]=%2B447400100001',
+        'message=Sale+today',
+        'additional[button][text]=Open',
+        'additional[button][link]=https%3A%2F%2Fshop.example%2Fform',
+        'additional[resend_sms][status]=1',
+        'additional[resend_sms][sms_text]=Sale',
+        `additional[resend_sms][sms_sender_name]=${a.smsSender}`,
+      ].join('&')
+      const answer = await t.call(a.account, { method: 'POST', url: '/viber', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form })
+      assert.equal(answer.statusCode, 200, answer.body)
+      const { data } = answer.json<{ data: { task_id: number; button_link: string; resend_sms: number; message_live_time: string } }>()
+      assert.deepEqual([data.button_link, data.resend_sms, data.message_live_time], ['https://shop.example/form', 1, '600'])
+      assert.deepEqual((await viberRecipients(t, a.account, data.task_id)).map((r) => r.phone), [447400100000, 447400100001])
+    })
+
     it('sends to a list\'s numbers less the Viber blacklist, and prices the update of its list', async () => {
       const book = (await t.call(a.account, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Viber list' } })).json<{ id: number }>().id
       const phones = numbers(4, 447400200000)
@@ -204,3 +227,49 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+/** The JSON types each field of the Go SDK's Viber structs decodes from (int: a JSON integer; string and int also accept null). */
+const GO_STRUCTS: Record<string, Record<string, 'int' | 'string' | 'float' | 'date' | 'object'>> = {
+  ViberCampaign: { id: 'int', name: 'string', message: 'string', button_text: 'string', button_link: 'string', image_link: 'string', address_book: 'int', sender_name: 'string', sender_id: 'int', message_live_time: 'int', send_date: 'date', status: 'string', created: 'date' },
+  ViberCampaignStatistics: { id: 'int', name: 'string', message: 'string', button_text: 'string', button_link: 'string', image_link: 'string', address_book: 'int', sender_name: 'string', send_date: 'date', status: 'string', statistic: 'object', created: 'date' },
+  ViberRecipient: { phone: 'int', address_book_id: 'int', status: 'string', sent_date: 'date', price: 'float', currency: 'string', last_update: 'date' },
+}
+
+/** Whether `value` decodes into a Go field of `type` as encoding/json does (null leaves the zero value). */
+function decodesAs(value: unknown, type: 'int' | 'string' | 'float' | 'date' | 'object'): boolean {
+  if (value === null) return type !== 'object'
+  if (type === 'int') return Number.isInteger(value)
+  if (type === 'float') return typeof value === 'number'
+  if (type === 'date') return typeof value === 'string' && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(value)
+  return typeof value === type
+}
+
+function assertGoDecodes(struct: keyof typeof GO_STRUCTS, value: Record<string, unknown>): void {
+  for (const [field, type] of Object.entries(GO_STRUCTS[struct]!)) {
+    assert.ok(field in value, `${struct}.${field} is present`)
+    assert.ok(decodesAs(value[field], type), `${struct}.${field} = ${JSON.stringify(value[field])} decodes as ${type}`)
+  }
+}
+
+describe('Viber answers as the Go SDK decodes them', () => {
+  it('has every field the Go structs read, in a type encoding/json takes', async () => {
+    const t = await startTestApp('sqlite', { viberPrices: PRICES })
+    try {
+      const a = await viberSetup(t)
+      const created = await t.call(a.account, {
+        method: 'POST',
+        url: '/viber',
+        payload: { task_name: 'Go', message_type: 2, sender_id: a.senderId, message_live_time: 1000, sent_date: '0001-01-01 00:00:00', address_book: 0, recipients: numbers(2), message: 'Hi' },
+      })
+      const id = created.json<{ data: { task_id: number } }>().data.task_id
+      assert.ok(Number.isInteger(id))
+      const [listed] = (await t.call(a.account, { method: 'GET', url: '/viber/task?limit=10&offset=0' })).json<Record<string, unknown>[]>()
+      assertGoDecodes('ViberCampaign', listed!)
+      assertGoDecodes('ViberCampaignStatistics', (await t.call(a.account, { method: 'GET', url: `/viber/task/${id}` })).json())
+      const { recipients } = (await t.call(a.account, { method: 'GET', url: `/viber/task/${id}/recipients` })).json<{ recipients: Record<string, unknown>[] }>()
+      for (const recipient of recipients) assertGoDecodes('ViberRecipient', recipient)
+    } finally {
+      await t.close()
+    }
+  })
+})
