@@ -21,8 +21,10 @@ export async function sendSmsInstead(tx: Kysely<Database>, deps: Pick<Deps, 'con
   for (const message of undelivered) byCampaign.set(message.campaignId, [...(byCampaign.get(message.campaignId) ?? []), message])
   let queued = 0
   // Campaign rows before the account's (write-off.ts), in id order, as every transaction that writes both does.
+  // A callback's transaction gets here holding a key-share lock on the campaign (it wrote its message twice):
+  // FOR UPDATE there deadlocked two callbacks of one campaign on PostgreSQL (see the repo function).
   for (const campaignId of [...byCampaign.keys()].sort((a, b) => a - b)) {
-    await campaignsRepo.lockCampaign(tx, campaignId)
+    await campaignsRepo.lockCampaignBesideKeyShares(tx, campaignId)
     const campaign = await campaignsRepo.findCampaignById(tx, campaignId)
     const resend = campaign && readViberOptions(campaign.channelOptions).resendSms
     if (!campaign || !resend || !ACTIVE.includes(campaign.status)) continue
