@@ -146,6 +146,9 @@ for (const dialect of DIALECTS) {
       // The Viber message came back; the SMS is paid.
       assert.equal(balance - (await balanceMicros(t, a.account)), SMS_PART)
       assert.equal((await viberStatistics(t, a.account, id)).statistic.errors, 1)
+      const update = await t.call(a.account, { method: 'POST', url: '/viber/update', payload: { main_task_id: id, message: 'Too late' } })
+      assert.equal(update.statusCode, 422, 'a campaign whose sending started cannot be changed')
+      assert.match(update.json<{ message: string }>().message, /cannot be changed/)
     })
 
     // The tests below move the test clock; the stand-in's callbacks are signed at the real time, so they report nothing.
