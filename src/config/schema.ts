@@ -182,6 +182,7 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_VIBER_URL',
     default: () => '',
     description: 'Vonage Messages API endpoint for outgoing Viber messages, e.g. `https://api.nexmo.com/v1/messages` (docs/viber.md); empty: capture (stored, not sent, reports simulated)',
+    secret: 'credentials',
   },
   viberToken: {
     env: 'TIDINGS_VIBER_TOKEN',
