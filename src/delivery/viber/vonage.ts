@@ -63,7 +63,8 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
         let received = 0
         const answered = () => {
           const retryAfter = response.headers['retry-after']
-          const shown = [...secrets, authorization, authorization.slice(authorization.indexOf(' ') + 1)]
+          // The header, and each part of its token (a JWT's signature alone is not for showing either).
+          const shown = [...secrets, authorization, ...authorization.slice(authorization.indexOf(' ') + 1).split('.')]
           finish(resultOfAnswer({ status: response.statusCode ?? 0, retryAfter, body: Buffer.concat(chunks) }, shown, now()))
         }
         response.on('data', (chunk: Buffer) => {
