@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { Value } from '@sinclair/typebox/value'
 import { parseCurrencyRates } from '../lib/currency-rates.js'
+import { rsaPrivateKeyOf } from '../lib/pem.js'
 import { parseTrustProxy } from '../lib/trust-proxy.js'
 import { parsePriceTable, parseSmsPrices } from '../lib/sms-prices.js'
 import { ConfigSchema, SETTINGS, type Config } from './schema.js'
@@ -70,14 +71,43 @@ function checkSmppUrl(url: string): void {
   }
 }
 
-/** A provider without its credentials would fail every send, one without its secret every callback: refuse to start. */
+/** Vonage names applications by UUID (Dashboard → Applications); anything else is another value pasted there. */
+const APPLICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * A provider without its credentials would fail every send, one without its secret every callback: refuse to start.
+ * Sending takes an application (its id and private key, a JWT; preferred when both are set) or the account's
+ * `API_KEY:API_SECRET` (Basic). Callbacks are signed with the account's signature secret either way and name the
+ * account's API key, so that key is needed too: the token's, or TIDINGS_VIBER_API_KEY.
+ */
 function checkViberProvider(config: Config): void {
   if (config.viberUrl === '') return
-  const missing = [
-    !/^[^:]+:.+$/.test(config.viberToken) && `viberToken (${SETTINGS.viberToken.env}): expected API_KEY:API_SECRET`,
-    config.viberSignatureSecret === '' && `viberSignatureSecret (${SETTINGS.viberSignatureSecret.env}): required with ${SETTINGS.viberUrl.env}`,
-  ].filter((line): line is string => typeof line === 'string')
+  const line = (key: keyof typeof SETTINGS, text: string) => `${key} (${SETTINGS[key].env}): ${text}`
+  const application = config.viberApplicationId !== '' || config.viberPrivateKey !== ''
+  const problems: (string | false)[] = [
+    config.viberToken !== '' && !/^[^:]+:.+$/.test(config.viberToken) && line('viberToken', 'expected API_KEY:API_SECRET'),
+    !application && config.viberToken === '' && line('viberToken', `expected API_KEY:API_SECRET, or an application: ${SETTINGS.viberApplicationId.env} and ${SETTINGS.viberPrivateKey.env}`),
+    application && !APPLICATION_ID.test(config.viberApplicationId) && line('viberApplicationId', config.viberApplicationId === '' ? `required with ${SETTINGS.viberPrivateKey.env}` : 'expected the application\'s id, a UUID'),
+    application && privateKeyProblem(config.viberPrivateKey),
+    config.viberApiKey === '' && line('viberApiKey', `required with an application when ${SETTINGS.viberToken.env} is not set (callbacks name the account's API key)`),
+    // With Basic, the token's key sends, and its callbacks name that key: another one would refuse them all.
+    !application && config.viberToken !== '' && config.viberApiKey !== config.viberToken.split(':')[0] && line('viberApiKey', `differs from the API key of ${SETTINGS.viberToken.env}, which sends`),
+    config.viberSignatureSecret === '' && line('viberSignatureSecret', `required with ${SETTINGS.viberUrl.env}`),
+  ]
+  const missing = problems.filter((problem): problem is string => typeof problem === 'string')
   if (missing.length > 0) throw new Error(`invalid configuration:\n  ${missing.join('\n  ')}`)
+}
+
+/** Why the application's private key cannot sign RS256 JWTs (never showing it), or false when it can. */
+function privateKeyProblem(value: string): string | false {
+  const line = (text: string) => `viberPrivateKey (${SETTINGS.viberPrivateKey.env}): ${text}`
+  if (value === '') return line(`required with ${SETTINGS.viberApplicationId.env}: the application's private key, PEM text or the path of a PEM file`)
+  try {
+    rsaPrivateKeyOf(value)
+    return false
+  } catch (err) {
+    return line((err as Error).message)
+  }
 }
 
 /** Text, JSON or code to false, a hop count or a list; anything else refuses to start (lib/trust-proxy.ts). */

@@ -42,6 +42,9 @@ export const ConfigSchema = Type.Object({
   viberPrices: Type.String(),
   viberUrl: Type.String({ pattern: '^$|^https?://' }),
   viberToken: Type.String(),
+  viberApplicationId: Type.String(),
+  viberPrivateKey: Type.String(),
+  viberApiKey: Type.String(),
   viberSignatureSecret: Type.String(),
   viberConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
   viberTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
@@ -187,8 +190,24 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   viberToken: {
     env: 'TIDINGS_VIBER_TOKEN',
     default: () => '',
-    description: 'Vonage credentials as `API_KEY:API_SECRET` (HTTP Basic); required with TIDINGS_VIBER_URL',
+    description: 'Vonage credentials as `API_KEY:API_SECRET` (HTTP Basic); with TIDINGS_VIBER_URL, these or an application (TIDINGS_VIBER_APPLICATION_ID) are required',
     secret: 'value',
+  },
+  viberApplicationId: {
+    env: 'TIDINGS_VIBER_APPLICATION_ID',
+    default: () => '',
+    description: 'Vonage application id: Viber messages are sent with a JWT of this application (recommended, docs/viber.md), not TIDINGS_VIBER_TOKEN',
+  },
+  viberPrivateKey: {
+    env: 'TIDINGS_VIBER_PRIVATE_KEY',
+    default: () => '',
+    description: 'The Vonage application\'s RSA private key (its JWTs are signed with it): PEM text, or the path of a PEM file; required with TIDINGS_VIBER_APPLICATION_ID',
+    secret: 'value',
+  },
+  viberApiKey: {
+    env: 'TIDINGS_VIBER_API_KEY',
+    default: (c) => (c.viberToken ?? '').split(':')[0] ?? '',
+    description: 'Vonage account API key: status callbacks must name it (`api_key`); default: the key of TIDINGS_VIBER_TOKEN; required with TIDINGS_VIBER_APPLICATION_ID when no token is set',
   },
   viberSignatureSecret: {
     env: 'TIDINGS_VIBER_SIGNATURE_SECRET',

@@ -1,6 +1,6 @@
 // Builds the configured channels: SMTP when a relay URL is set, capture otherwise.
-import { readFileSync } from 'node:fs'
 import type { Config } from '../config/schema.js'
+import { pemTextOf } from '../lib/pem.js'
 import type { EmailChannel } from './channel.js'
 import { captureChannel } from './email/capture.js'
 import { smtpChannel } from './email/smtp.js'
@@ -16,6 +16,5 @@ export function emailChannel(config: ChannelConfig): EmailChannel {
 function dkimOf(config: ChannelConfig) {
   if (!config.dkimDomain) return undefined
   if (!config.dkimPrivateKey) throw new Error('TIDINGS_DKIM_PRIVATE_KEY (PEM text or a file path) is required with TIDINGS_DKIM_DOMAIN')
-  const key = config.dkimPrivateKey.includes('-----BEGIN') ? config.dkimPrivateKey : readFileSync(config.dkimPrivateKey, 'utf8')
-  return { domainName: config.dkimDomain, keySelector: config.dkimSelector, privateKey: key }
+  return { domainName: config.dkimDomain, keySelector: config.dkimSelector, privateKey: pemTextOf(config.dkimPrivateKey) }
 }

@@ -1,13 +1,15 @@
 // A real Vonage Messages API stand-in on loopback (node:http) for tests and benchmarks. It takes
-// `POST /v1/messages` as Vonage documents it for the `viber_service` channel: HTTP Basic credentials (401 with an
-// RFC 7807 body otherwise), the request's shape checked (400 with a 7807 body and `invalid_parameters`), 202
+// `POST /v1/messages` as Vonage documents it for the `viber_service` channel: HTTP Basic credentials, or, when given
+// an application's public key, a Bearer JWT of that application (RS256, its `application_id`, unexpired) — 401 with
+// an RFC 7807 body otherwise — the request's shape checked (400 with a 7807 body and `invalid_parameters`), 202
 // `{message_uuid}`. Then it sends the status callbacks scripted for the recipient to the request's webhook_url,
 // one after the other, each signed as Vonage signs them (an HS256 JWT in `Authorization: Bearer` with iat, jti,
 // iss, api_key and payload_hash), and sends a callback again while it is refused (non-2xx or no connection).
 // Its behaviour can be changed at any time: outcomes per number, an outage (failNext), slow answers.
-import { createHash, createHmac, randomUUID } from 'node:crypto'
+import { createHash, createHmac, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { errors, jwtVerify } from 'jose'
 
 export type VonageStatus = 'submitted' | 'delivered' | 'read' | 'rejected' | 'undeliverable'
 
@@ -32,6 +34,10 @@ export interface VonageStandInOptions {
   apiKey?: string
   apiSecret?: string
   signatureSecret?: string
+  /** An application's public key (KeyObject or PEM): Bearer JWTs it verifies are taken too (else only Basic). */
+  publicKey?: KeyObject | string
+  /** The `application_id` those JWTs must carry (default APPLICATION_ID). */
+  applicationId?: string
   /** Keep every request and callback (default true); a benchmark only counts. */
   record?: boolean
   /** A fixed port to listen on (default 0: a free one). */
@@ -46,6 +52,8 @@ export interface VonageStandIn {
   apiSecret: string
   /** `apiKey:apiSecret`, as TIDINGS_VIBER_TOKEN takes it. */
   credentials: string
+  /** The application whose JWTs are taken, when a public key was given. */
+  applicationId: string
   signatureSecret: string
   /** Every request, in the order received (when recording). */
   requests: VonageRequest[]
@@ -104,6 +112,11 @@ export interface SignedCallback {
 }
 
 const MAX_REQUEST_BYTES = 1024 * 1024
+/** The stand-in's application id unless told another. */
+export const APPLICATION_ID = 'aaaaaaaa-bbbb-4ccc-8ddd-0123456789ab'
+/** Vonage takes a token without `exp` for 15 minutes, and none more than 24 hours after its `iat` (api.support.vonage.com, article 360000958407). */
+const DEFAULT_TOKEN_SECONDS = 15 * 60
+const MAX_TOKEN_SECONDS = 24 * 60 * 60
 const TOP_LEVEL = new Set(['to', 'from', 'channel', 'message_type', 'text', 'image', 'viber_service', 'client_ref', 'webhook_url', 'webhook_version'])
 const ERROR_OF: Partial<Record<VonageStatus, { title: number; detail: string }>> = {
   rejected: { title: 1360, detail: 'TTL was activated, no callback was received' },
@@ -127,11 +140,35 @@ export function signVonageCallback(content: Record<string, unknown> | string, op
   return { body, authorization: `Bearer ${signingInput}.${signature}` }
 }
 
+/** A fresh application key pair, as the Vonage dashboard makes one: RSA 2048, the private key PKCS#8 PEM. */
+export function applicationKeys(): { privateKeyPem: string; publicKey: KeyObject } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  return { privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), publicKey }
+}
+
+/** Why Vonage would refuse this Bearer token of `applicationId` (undefined: it would take it). */
+async function bearerProblem(token: string, publicKey: KeyObject, applicationId: string): Promise<string | undefined> {
+  let claims: Record<string, unknown>
+  try {
+    claims = (await jwtVerify(token, publicKey, { algorithms: ['RS256'] })).payload
+  } catch (err) {
+    return err instanceof errors.JOSEError ? err.code : 'unreadable token'
+  }
+  if (claims.application_id !== applicationId) return 'wrong application_id'
+  if (typeof claims.iat !== 'number') return 'no iat'
+  const now = Date.now() / 1000
+  if (claims.exp === undefined && now > claims.iat + DEFAULT_TOKEN_SECONDS) return 'ERR_JWT_EXPIRED'
+  if (now > claims.iat + MAX_TOKEN_SECONDS) return 'token older than 24 hours'
+  return undefined
+}
+
 export async function startVonage(options: VonageStandInOptions = {}): Promise<VonageStandIn> {
   const record = options.record ?? true
   const apiKey = options.apiKey ?? 'vonage-key'
   const apiSecret = options.apiSecret ?? 'vonage-api-secret'
   const expectedAuthorization = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`
+  const applicationId = options.applicationId ?? APPLICATION_ID
+  const publicKey = typeof options.publicKey === 'string' ? createPublicKey(options.publicKey) : options.publicKey
   const failures: { status: number; retryAfterSeconds?: number }[] = []
   const timers = new Set<NodeJS.Timeout>()
   const waiters = new Set<() => void>()
@@ -153,6 +190,7 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
     apiKey,
     apiSecret,
     credentials: `${apiKey}:${apiSecret}`,
+    applicationId,
     signatureSecret: options.signatureSecret ?? 'vonage-signature-secret-0123456789abcdef',
     requests: [],
     requestCount: 0,
@@ -257,7 +295,7 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
     else send()
   }
 
-  const onRequest = (request: http.IncomingMessage, response: http.ServerResponse, raw: Buffer) => {
+  const onRequest = async (request: http.IncomingMessage, response: http.ServerResponse, raw: Buffer) => {
     vonage.requestCount++
     vonage.inFlight++
     vonage.maxInFlight = Math.max(vonage.maxInFlight, vonage.inFlight)
@@ -270,7 +308,11 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
       answer(response, status, { type: `https://developer.vonage.com/api-errors#${status}`, title, detail, instance: randomUUID(), ...extra }, headers)
     }
     if (request.method !== 'POST' || request.url !== '/v1/messages') return refuse(404, 'Not Found', `${request.method} ${request.url} is not a resource`)
-    if (request.headers.authorization !== expectedAuthorization) {
+    const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1]
+    if (bearer !== undefined && publicKey !== undefined) {
+      const problem = await bearerProblem(bearer, publicKey, applicationId)
+      if (problem) return refuse(401, 'Unauthorized', `You did not provide correct credentials (${problem}).`)
+    } else if (request.headers.authorization !== expectedAuthorization) {
       // Like many APIs, it names the key it was given; the adapter must not pass that on (it is ours).
       const given = basicUser(request.headers.authorization)
       return refuse(401, 'Unauthorized', `Invalid credentials supplied${given ? ` for api_key ${given}` : ''}.`)
@@ -298,7 +340,7 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
       size += chunk.length
       if (size <= MAX_REQUEST_BYTES) chunks.push(chunk)
     })
-    request.on('end', () => onRequest(request, response, Buffer.concat(chunks)))
+    request.on('end', () => void onRequest(request, response, Buffer.concat(chunks)))
   })
   server.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))

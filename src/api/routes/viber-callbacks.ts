@@ -15,7 +15,6 @@ export const VONAGE_CALLBACK_PATH = '/viber/callbacks/vonage'
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
 
 export function viberCallbackRoutes(deps: Deps) {
-  const apiKey = deps.config.viberToken.split(':')[0] ?? ''
   return async (app: FastifyInstance) => {
     const config = { public: true }
 
@@ -26,7 +25,7 @@ export function viberCallbackRoutes(deps: Deps) {
     app.post(VONAGE_CALLBACK_PATH, { schema: { tags, summary: 'Vonage Messages status callback (signed)' }, config }, async (request, reply) => {
       if (deps.config.viberSignatureSecret === '') throw new AppError('not_found', 'No Viber provider is configured')
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
-      const verified = await verifyVonageCallback(body, request.headers.authorization, { signatureSecret: deps.config.viberSignatureSecret, apiKey, now: deps.now })
+      const verified = await verifyVonageCallback(body, request.headers.authorization, { signatureSecret: deps.config.viberSignatureSecret, apiKey: deps.config.viberApiKey, now: deps.now })
       if (!verified.ok) {
         request.log.warn({ reason: verified.reason }, 'Viber callback refused')
         throw new AppError('unauthorized', 'The callback is not signed by the configured provider')

@@ -9,13 +9,16 @@ import https from 'node:https'
 import type { Logger } from 'pino'
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js'
 import type { OutboundViber, ViberChannel, ViberSendResult } from './channel.js'
+import { applicationAuth, basicAuth, type VonageApplication } from './vonage-auth.js'
 import { resultOfAnswer, vonageRequestOf } from './vonage-request.js'
 
 export interface VonageChannelOptions {
   /** The messages endpoint, e.g. https://api.nexmo.com/v1/messages */
   url: string
-  /** `API_KEY:API_SECRET` (HTTP Basic). */
-  credentials: string
+  /** `API_KEY:API_SECRET` (HTTP Basic), when there is no `application`. */
+  credentials?: string
+  /** A Vonage application: requests carry its JWT (vonage-auth.ts), whatever `credentials` says. */
+  application?: VonageApplication
   /** Where Vonage sends this message's status callbacks: `{TIDINGS_PUBLIC_URL}/viber/callbacks/vonage`. */
   webhookUrl: string
   /** Requests in flight at once. */
@@ -34,19 +37,16 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
   const transport = target.protocol === 'https:' ? https : http
   const agent = new transport.Agent({ keepAlive: true, maxSockets: options.concurrency, maxFreeSockets: options.concurrency })
   const gate = new ConcurrencyGate({ limit: options.concurrency, queue: Number.POSITIVE_INFINITY })
-  const colon = options.credentials.indexOf(':')
-  // What a reason must never show: the key, the secret, the Basic header's value, the URL's own credentials.
-  const secrets = [options.credentials, options.credentials.slice(0, colon), options.credentials.slice(colon + 1), target.username, target.password]
-  const headers = {
-    authorization: `Basic ${Buffer.from(options.credentials).toString('base64')}`,
-    'content-type': 'application/json',
-    accept: 'application/json',
-  }
   const now = options.now ?? Date.now
+  const auth = options.application ? applicationAuth(options.application, now) : options.credentials ? basicAuth(options.credentials) : undefined
+  if (!auth) throw new Error('the Vonage channel needs credentials or an application')
+  // What a reason must never show: the key, the secret, the URL's own credentials (and each request's header).
+  const secrets = [...auth.secrets, target.username, target.password]
+  const headers = { 'content-type': 'application/json', accept: 'application/json' }
   const log = options.log
   let closed = false
 
-  const post = (body: string): Promise<ViberSendResult> =>
+  const post = (body: string, authorization: string): Promise<ViberSendResult> =>
     new Promise((resolve) => {
       let settled = false
       const finish = (result: ViberSendResult) => {
@@ -55,7 +55,7 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
         clearTimeout(timer)
         resolve(result)
       }
-      const request = transport.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } })
+      const request = transport.request(target, { method: 'POST', agent, headers: { ...headers, authorization, 'content-length': Buffer.byteLength(body) } })
       const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs)
       request.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, retryable: true, reason: transportFailure(err) }))
       request.on('response', (response) => {
@@ -63,7 +63,9 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
         let received = 0
         const answered = () => {
           const retryAfter = response.headers['retry-after']
-          finish(resultOfAnswer({ status: response.statusCode ?? 0, retryAfter, body: Buffer.concat(chunks) }, secrets, now()))
+          // The header, and each part of its token (a JWT's signature alone is not for showing either).
+          const shown = [...secrets, authorization, ...authorization.slice(authorization.indexOf(' ') + 1).split('.')]
+          finish(resultOfAnswer({ status: response.statusCode ?? 0, retryAfter, body: Buffer.concat(chunks) }, shown, now()))
         }
         response.on('data', (chunk: Buffer) => {
           received += chunk.length
@@ -81,11 +83,25 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
       request.end(body)
     })
 
+  const authorizationOrUndefined = async (): Promise<string | undefined> => {
+    try {
+      return await auth.header()
+    } catch (err) {
+      // Not expected with a key checked at start; the error names no key material (jose's and OpenSSL's do not).
+      log.error({ err }, 'Vonage application token not signed')
+      return undefined
+    }
+  }
+
   const sendOne = async (message: OutboundViber): Promise<ViberSendResult> => {
     const request = vonageRequestOf(message, options.webhookUrl)
     if (request instanceof Error) return { ok: false, retryable: false, reason: request.message }
     const body = JSON.stringify(request)
-    const outcome = await gate.run(() => (closed ? Promise.resolve(closedResult()) : post(body)))
+    const outcome = await gate.run(async () => {
+      if (closed) return closedResult()
+      const authorization = await authorizationOrUndefined()
+      return authorization === undefined ? unsignedResult() : post(body, authorization)
+    })
     const result = outcome.admitted ? outcome.value : closedResult()
     if (!result.ok) log.debug({ messageId: message.messageId, reason: result.reason, retryable: result.retryable }, 'Viber message not accepted')
     return result
@@ -101,6 +117,10 @@ export function vonageChannel(options: VonageChannelOptions): ViberChannel {
       agent.destroy()
     },
   }
+}
+
+function unsignedResult(): ViberSendResult {
+  return { ok: false, retryable: true, reason: 'the Vonage application token could not be signed' }
 }
 
 function closedResult(): ViberSendResult {

@@ -48,7 +48,7 @@ describe('capture Viber channel', () => {
 })
 
 describe('Viber channel choice', () => {
-  const settings = { viberToken: 'key:secret', viberConcurrency: 4, viberTimeoutSeconds: 10 }
+  const settings = { viberToken: 'key:secret', viberApplicationId: '', viberPrivateKey: '', viberConcurrency: 4, viberTimeoutSeconds: 10 }
   it('is capture without a provider URL, Vonage with one', async () => {
     const log = pino({ level: 'silent' })
     const capture = viberChannel({ ...settings, viberUrl: '' }, log, 'http://127.0.0.1/viber/callbacks/vonage')
