@@ -17,7 +17,9 @@ export async function recordViberReport(deps: Deps, report: ViberReport): Promis
     if (report.state === 'submitted') return (await tx.selectFrom('messages').select('id').where('id', '=', report.messageId).where('channel', '=', 'viber').executeTakeFirst()) !== undefined
     const stored = await viberMessages.storeReport(tx, report.messageId, report.state, now)
     if (!stored) return false
-    await sendSmsInstead(tx, deps, await viberMessages.applyReports(tx, [report.messageId], now), now)
+    // A report that comes before its message is recorded as sent (most do: the batch is recorded once all its
+    // requests are answered) waits in `report` for that recording (viber-driver.ts afterRecord).
+    if (stored.sent) await sendSmsInstead(tx, deps, await viberMessages.applyReports(tx, [report.messageId], now), now)
     return true
   })
 }

@@ -38,9 +38,12 @@ export interface UndeliveredViber {
   bookId: number | null
 }
 
-/** Stores a report on the message (keeping the furthest one); false when no Viber message has this id. */
-export async function storeReport(db: Kysely<Database>, messageId: number, state: ViberReportState, now: number): Promise<{ campaignId: number } | undefined> {
-  let query = db.selectFrom('messages').select(['campaign_id', 'report']).where('id', '=', messageId).where('channel', '=', 'viber')
+/**
+ * Stores a report on the message (keeping the furthest one); undefined when no Viber message has this id.
+ * `sent`: the message is recorded as sent, so applyReports may move it now; otherwise its recording will.
+ */
+export async function storeReport(db: Kysely<Database>, messageId: number, state: ViberReportState, now: number): Promise<{ campaignId: number; sent: boolean } | undefined> {
+  let query = db.selectFrom('messages').select(['campaign_id', 'report', 'status']).where('id', '=', messageId).where('channel', '=', 'viber')
   if (isPostgres(db)) query = query.forUpdate()
   const row = await query.executeTakeFirst()
   if (!row) return undefined
@@ -48,12 +51,14 @@ export async function storeReport(db: Kysely<Database>, messageId: number, state
   if (known === null || PROGRESS[state] > (PROGRESS[known] ?? 0)) {
     await db.updateTable('messages').set({ report: state, updated_at: now }).where('id', '=', messageId).execute()
   }
-  return { campaignId: Number(row.campaign_id) }
+  return { campaignId: Number(row.campaign_id), sent: REPORTABLE.includes(row.status) }
 }
 
 /**
  * Moves sent messages among `ids` to what their stored report says: delivered, read, or not delivered (only from
- * sent: a message delivered stays delivered). Returns those that ended not delivered.
+ * sent: a message delivered stays delivered). Returns those that ended not delivered. One UPDATE per move (from
+ * a status to a status) rather than per message: a batch of 200 recorded as sent, most of whose reports came
+ * first, was 200 statements in the recording transaction (docs/benchmarks.md, Viber campaigns).
  */
 export async function applyReports(db: Kysely<Database>, ids: readonly number[], now: number): Promise<UndeliveredViber[]> {
   const undelivered: UndeliveredViber[] = []
@@ -66,22 +71,35 @@ export async function applyReports(db: Kysely<Database>, ids: readonly number[],
       .where('report', 'is not', null)
       .where('status', 'in', [...REPORTABLE])
       .execute()
+    const moves = new Map<string, { from: number; state: ViberReportState; rows: typeof rows }>()
     for (const row of rows) {
       const state = row.report as ViberReportState
       const status = STATUS_OF[state]
       const failed = status === MESSAGE_STATUS.unavailable
       if (failed ? row.status !== MESSAGE_STATUS.sent : status <= row.status) continue
-      const changed = await db
+      const key = `${row.status}:${state}`
+      const move = moves.get(key) ?? { from: row.status, state, rows: [] }
+      move.rows.push(row)
+      moves.set(key, move)
+    }
+    for (const { from, state, rows: moved } of moves.values()) {
+      const status = STATUS_OF[state]
+      const update = db
         .updateTable('messages')
         .set((eb) => ({
           status,
           opened_at: state === 'read' ? eb.fn.coalesce('opened_at', eb.val(now)) : eb.ref('opened_at'),
           updated_at: now,
         }))
-        .where('id', '=', row.id)
-        .where('status', '=', row.status)
-        .executeTakeFirst()
-      if (failed && Number(changed.numUpdatedRows) > 0) undelivered.push(toUndelivered(row))
+        .where('id', 'in', moved.map((r) => r.id))
+        .where('status', '=', from)
+      if (status !== MESSAGE_STATUS.unavailable) {
+        await update.execute()
+        continue
+      }
+      // Only those this statement moved get their SMS instead: another writer may have moved one meanwhile.
+      const changed = new Set((await update.returning('id').execute()).map((r) => Number(r.id)))
+      for (const row of moved) if (changed.has(Number(row.id))) undelivered.push(toUndelivered(row))
     }
   }
   return undelivered
