@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { verifyVonageCallback } from '../../delivery/viber/vonage-callback.js'
-import { followViberButton, recordViberReport } from '../../services/viber/reports.js'
+import { followViberButton } from '../../services/viber/reports.js'
+import { viberReportRecorder } from '../../services/viber/report-batches.js'
 import type { Deps } from '../../services/types.js'
 import { AppError } from '../../services/errors.js'
 import { notFoundPage } from '../../tracking/unsubscribe-page.js'
@@ -16,6 +17,7 @@ const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 
 
 export function viberCallbackRoutes(deps: Deps) {
   const apiKey = deps.config.viberToken.split(':')[0] ?? ''
+  const recordReport = viberReportRecorder(deps)
   return async (app: FastifyInstance) => {
     const config = { public: true }
 
@@ -33,7 +35,7 @@ export function viberCallbackRoutes(deps: Deps) {
       }
       let known: boolean
       try {
-        known = await recordViberReport(deps, verified.report)
+        known = await recordReport(verified.report)
       } catch (err) {
         // Not stored: Vonage sends it again on the error answer, and that retry must not count as a replay.
         verified.release()
