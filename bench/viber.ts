@@ -13,10 +13,11 @@
 // GET /viber/task/{id} must then count N delivered. Callback handling is the round trip of the callbacks the
 // stand-in sent between its first and its last 202 ("while sending").
 //
-// The reference, after the targets, against the same stand-in process: a bare node:http keep-alive client sending
-// the same N requests (the adapter's own vonageRequestOf) with the same concurrency, its callbacks answered at
-// once by a bare HTTP server in the benchmark's process (bench/lib/viber-reference.ts); the median of
-// BENCH_REFERENCE_RUNS.
+// The reference, against the same stand-in process: a bare node:http keep-alive client sending the same N requests
+// (the adapter's own vonageRequestOf) with the same concurrency, its callbacks answered at once by a bare HTTP
+// server in the benchmark's process (bench/lib/viber-reference.ts); one run before the targets and the others
+// after them, the median of BENCH_REFERENCE_RUNS. Every run also gives the CPU the machine spent on processes
+// outside this benchmark's tree meanwhile: other jobs, which slow every figure.
 //
 // Environment: BENCH_NUMBERS (100000), TIDINGS_VIBER_CONCURRENCY (20), BENCH_DIALECTS (sqlite; sqlite,postgres;
 // none: the reference only), BENCH_REFERENCE_RUNS (3), BENCH_STALL_SECONDS (30), BENCH_LOG_LEVEL (warn),
@@ -25,7 +26,7 @@ import { randomBytes } from 'node:crypto'
 import type { OutboundViber } from '../src/delivery/viber/channel.js'
 import { buttonToken } from '../src/services/viber/reports.js'
 import { fmt, machine, positiveNumber, writeResults, listFromEnv, printGoals } from './lib/env.js'
-import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
+import { cpuSeconds, machineCpu, rssMiB, treeCpuSeconds } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
 import { json, summarize, type LatencySummary } from './lib/http.js'
@@ -92,11 +93,17 @@ async function main(): Promise<void> {
   if (DIALECTS.length > 0) buildUnlessSkipped()
   const vonage = await startVonageProcess({ ...process.env, BENCH_VONAGE_OUTCOME: 'delivered', BENCH_VONAGE_DELAY_MS: '0' })
   const measured: Measurement[] = []
+  let bare: BareClient | undefined
   let reference: Reference
   try {
+    bare = await bareClient(vonage)
+    // One run of the reference before the targets, the others after: the machine's load drifts during a run.
+    const runs = [await bare.run()]
     for (const dialect of DIALECTS) measured.push(await benchTidings(dialect, vonage))
-    reference = await measureReference(vonage)
+    while (runs.length < REFERENCE_RUNS) runs.push(await bare.run())
+    reference = { runs, median: median(runs, (r) => r.perSecond), callbacksReceived: bare.callbacksReceived() }
   } finally {
+    await bare?.close()
     await vonage.stop()
     await stopEmbeddedPostgres()
   }
@@ -119,9 +126,33 @@ interface StandInRun {
   callbacksWhileSending: LatencySummary
   callbacksAll: LatencySummary
   vonageCpuSeconds: number | null
+  /** CPU the machine spent meanwhile on processes not this benchmark's (otherCpuFrom). */
+  otherCpu: OtherCpu | null
 }
 
-function standInRun(before: VonageCounts, after: VonageCounts, times: readonly CallbackTime[], cpu: { before: number | null; after: number | null }): StandInRun {
+interface OtherCpu {
+  seconds: number
+  /** A share of all cores' time over the run. */
+  share: number
+}
+
+/**
+ * What the machine's CPU did outside this process and its own (the server, the stand-in, an embedded PostgreSQL)
+ * from now until the returned function is called: other jobs on the machine, which slow every figure.
+ */
+function otherCpuFrom(): () => OtherCpu | null {
+  const machineBefore = machineCpu()
+  const oursBefore = treeCpuSeconds(process.pid)
+  return () => {
+    const machineAfter = machineCpu()
+    const oursAfter = treeCpuSeconds(process.pid)
+    if (!machineBefore || !machineAfter || oursBefore === null || oursAfter === null) return null
+    const seconds = Math.max(0, machineAfter.busySeconds - machineBefore.busySeconds - (oursAfter - oursBefore))
+    return { seconds, share: seconds / Math.max(1e-9, machineAfter.totalSeconds - machineBefore.totalSeconds) }
+  }
+}
+
+function standInRun(before: VonageCounts, after: VonageCounts, times: readonly CallbackTime[], cpu: { before: number | null; after: number | null }, otherCpu: OtherCpu | null): StandInRun {
   if (after.firstAcceptedAt === null || after.lastAcceptedAt === null) throw new Error('the stand-in answered no request 202')
   const accepted = after.accepted - before.accepted
   const acceptedSeconds = (after.lastAcceptedAt - after.firstAcceptedAt) / 1000
@@ -137,6 +168,7 @@ function standInRun(before: VonageCounts, after: VonageCounts, times: readonly C
     callbacksWhileSending: summarize(whileSending),
     callbacksAll: summarize(times.map((t) => t.ms)),
     vonageCpuSeconds: cpu.before !== null && cpu.after !== null ? cpu.after - cpu.before : null,
+    otherCpu,
   }
 }
 
@@ -166,8 +198,15 @@ interface Reference {
   callbacksReceived: number
 }
 
-async function measureReference(vonage: VonageProcess): Promise<Reference> {
-  console.log(`\nreference: a bare node:http client, ${fmt(NUMBERS, 0)} requests, ${CONCURRENCY} in flight …`)
+interface BareClient {
+  /** One run of NUMBERS requests. */
+  run(): Promise<StandInRun>
+  callbacksReceived(): number
+  close(): Promise<void>
+}
+
+/** The reference: a bare client and its callback sink, run when asked (bench/lib/viber-reference.ts). */
+async function bareClient(vonage: VonageProcess): Promise<BareClient> {
   const sink = await startCallbackSink()
   // The same shape as Tidings' requests: the button's link a signed token per message on a URL of the same length.
   const key = randomBytes(32)
@@ -182,26 +221,32 @@ async function measureReference(vonage: VonageProcess): Promise<Reference> {
     button: { text: BUTTON.text, url: buttonBase + buttonToken(key, i + 1) },
     ttlSeconds: LIVE_SECONDS,
   })
-  const runs: StandInRun[] = []
-  try {
-    for (let r = 0; r < REFERENCE_RUNS; r++) {
+  return {
+    run: async () => {
+      console.log(`\nreference: a bare node:http client, ${fmt(NUMBERS, 0)} requests, ${CONCURRENCY} in flight …`)
       const before = await settled(vonage)
       await vonage.reset()
       const cpuBefore = cpuSeconds(vonage.pid)
+      const others = otherCpuFrom()
       await sendBare({ url: vonage.url, credentials: vonage.credentials, webhookUrl: sink.url, concurrency: CONCURRENCY, count: NUMBERS, message })
       const after = await settled(vonage)
-      const cpuAfter = cpuSeconds(vonage.pid)
-      const m = standInRun(before, after, await vonage.callbackTimes(), { before: cpuBefore, after: cpuAfter })
-      runs.push(m)
+      const m = standInRun(before, after, await vonage.callbackTimes(), { before: cpuBefore, after: cpuSeconds(vonage.pid) }, others())
+      if (m.accepted !== NUMBERS || m.callbacksAcknowledged !== NUMBERS || m.callbackAttemptsRefused !== 0) {
+        throw new Error(`the reference run: ${m.accepted} accepted, ${m.callbacksAcknowledged} callbacks acknowledged, ${m.callbackAttemptsRefused} refused; expected ${NUMBERS}, ${NUMBERS}, 0`)
+      }
       console.log(
         `  ${fmt(m.perSecond, 0)} requests/s (${fmt(m.accepted, 0)} 202 in ${fmt(m.acceptedSeconds, 2)} s); callbacks while sending p50 ${fmt(m.callbacksWhileSending.p50Ms, 2)} ms, ` +
-          `p99 ${fmt(m.callbacksWhileSending.p99Ms, 2)} ms; stand-in CPU ${m.vonageCpuSeconds === null ? '?' : `${fmt(m.vonageCpuSeconds, 1)} s`}`,
+          `p99 ${fmt(m.callbacksWhileSending.p99Ms, 2)} ms; stand-in CPU ${m.vonageCpuSeconds === null ? '?' : `${fmt(m.vonageCpuSeconds, 1)} s`}; ${otherText(m.otherCpu)}`,
       )
-    }
-  } finally {
-    await sink.close()
+      return m
+    },
+    callbacksReceived: () => sink.received(),
+    close: () => sink.close(),
   }
-  return { runs, median: median(runs, (r) => r.perSecond), callbacksReceived: sink.received() }
+}
+
+function otherText(other: OtherCpu | null): string {
+  return other === null ? 'other processes ?' : `other processes ${fmt(other.seconds, 1)} CPU s (${fmt(other.share * 100, 0)} % of the cores)`
 }
 
 // ---- Tidings ----------------------------------------------------------------------------------------------------
@@ -341,6 +386,7 @@ async function runCampaign(c: {
   const rssAtStartMiB = rssMiB(pid)
   const cpuBefore = cpuSeconds(pid)
   const vonageCpuBefore = cpuSeconds(c.vonage.pid)
+  const others = otherCpuFrom()
 
   const startedAt = performance.timeOrigin + performance.now()
   const started = performance.now()
@@ -404,8 +450,9 @@ async function runCampaign(c: {
   const cpuAfter = cpuSeconds(pid)
   const vonageCpuAfter = cpuSeconds(c.vonage.pid)
   const peak = peakRssMiB(pid)
+  const otherCpu = others()
   const final = await settled(c.vonage)
-  const standIn = standInRun(baseline, final, await c.vonage.callbackTimes(), { before: vonageCpuBefore, after: vonageCpuAfter })
+  const standIn = standInRun(baseline, final, await c.vonage.callbackTimes(), { before: vonageCpuBefore, after: vonageCpuAfter }, otherCpu)
   const campaignStatus = await c.reader.campaignStatus(campaignId)
   const task = await json<{ statistic: Record<string, number> }>(`${c.server.base}/viber/task/${campaignId}`, { headers: c.headers })
 
@@ -436,7 +483,7 @@ async function runCampaign(c: {
   console.log(
     `    created in ${fmt(createSeconds, 2)} s, first 202 after ${fmt(firstSecond, 2)} s; ${fmt(s.accepted, 0)} 202 in ${fmt(s.acceptedSeconds, 2)} s: ${fmt(s.perSecond, 0)} msgs/s; ` +
       `all at status 2 after ${fmt(deliveredSeconds, 2)} s; callbacks while sending p50 ${fmt(s.callbacksWhileSending.p50Ms, 2)} ms, p99 ${fmt(s.callbacksWhileSending.p99Ms, 2)} ms; ` +
-      `server CPU ${serverCpu === null ? '?' : `${fmt(serverCpu, 1)} s`}, RSS ${rssAtStartMiB === null ? '?' : fmt(rssAtStartMiB, 0)} → peak ${peak === null ? '?' : fmt(peak, 0)} MiB`,
+      `server CPU ${serverCpu === null ? '?' : `${fmt(serverCpu, 1)} s`}, RSS ${rssAtStartMiB === null ? '?' : fmt(rssAtStartMiB, 0)} → peak ${peak === null ? '?' : fmt(peak, 0)} MiB; ${otherText(otherCpu)}`,
   )
   return { started, measurement }
 }
@@ -479,25 +526,26 @@ function report(reference: Reference, measured: Measurement[]): void {
   }
   const file = writeResults('viber', { date, environment, reference, results: rows, goals })
 
+  const mib = (v: number | null) => (v === null ? '?' : fmt(v, 0))
+  const others = (o: OtherCpu | null) => (o === null ? '?' : fmt(o.share * 100, 0))
   const latency = (l: LatencySummary) => `${fmt(l.p50Ms, 2)} / ${fmt(l.p99Ms, 2)} / ${fmt(l.maxMs, 1)}`
   console.log('')
   console.log(
-    '| target | numbers | create (s) | first 202 (s) | first → last 202 (s) | msgs/s | all status 2 (s) | callback round trip while sending p50 / p99 / max (ms) | RSS start / sending / peak (MiB) | server CPU s (µs/msg) | stand-in CPU s | ÷ reference |',
+    '| target | numbers | create (s) | first 202 (s) | first → last 202 (s) | msgs/s | all status 2 (s) | callback round trip while sending p50 / p99 / max (ms) | RSS start / sending / peak (MiB) | server CPU s (µs/msg) | stand-in CPU s | other processes (% of the cores) | ÷ reference |',
   )
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-  const runs = reference.runs.map((r) => fmt(r.perSecond, 0)).join(', ')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+  const runs = reference.runs.map((r) => fmt(r.perSecond, 0)).join(' / ')
   console.log(
     `| bare node:http client, ${CONCURRENCY} in flight (median of ${runs}) | ${fmt(ref.accepted, 0)} | – | – | ${fmt(ref.acceptedSeconds, 2)} | ${fmt(ref.perSecond, 0)} | – | ` +
-      `${latency(ref.callbacksWhileSending)} | – | – | ${ref.vonageCpuSeconds === null ? '?' : fmt(ref.vonageCpuSeconds, 1)} | 1× |`,
+      `${latency(ref.callbacksWhileSending)} | – | – | ${ref.vonageCpuSeconds === null ? '?' : fmt(ref.vonageCpuSeconds, 1)} | ${others(ref.otherCpu)} | 1× |`,
   )
-  const mib = (v: number | null) => (v === null ? '?' : fmt(v, 0))
   for (const m of rows) {
     const s = m.standIn
     console.log(
       `| ${m.label} | ${fmt(m.numbers, 0)} | ${fmt(m.createSeconds, 2)} | ${fmt(m.firstAcceptedSeconds, 2)} | ${fmt(s.acceptedSeconds, 2)} | ${fmt(s.perSecond, 0)} | ${fmt(m.deliveredSeconds, 2)} | ` +
         `${latency(s.callbacksWhileSending)} | ${mib(m.rssAtStartMiB)} / ${mib(m.rssWhileSendingMiB)} / ${mib(m.peakRssMiB)} | ` +
         `${m.serverCpuSeconds === null ? '?' : `${fmt(m.serverCpuSeconds, 1)} (${fmt(m.serverCpuMicrosPerMessage!, 0)})`} | ${s.vonageCpuSeconds === null ? '?' : fmt(s.vonageCpuSeconds, 1)} | ` +
-        `${fmt(m.ratioToReference, 3)}× |`,
+        `${others(s.otherCpu)} | ${fmt(m.ratioToReference, 3)}× |`,
     )
   }
   for (const m of rows) if (m.profile) printProfile(m.label, m.profile, 'the campaign (from the POST to every message at status 2)')
