@@ -282,6 +282,8 @@ interface Measurement {
   peakRssMiB: number | null
   serverCpuSeconds: number | null
   serverCpuMicrosPerMessage: number | null
+  /** PostgreSQL's processes (every process of this benchmark's tree but the server, the stand-in and this one). */
+  databaseCpuSeconds: number | null
   samples: Sample[]
   profile: ProfileSummary | null
 }
@@ -387,6 +389,9 @@ async function runCampaign(c: {
   const cpuBefore = cpuSeconds(pid)
   const vonageCpuBefore = cpuSeconds(c.vonage.pid)
   const others = otherCpuFrom()
+  const ownCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6
+  const treeBefore = treeCpuSeconds(process.pid)
+  const ownBefore = ownCpu()
 
   const startedAt = performance.timeOrigin + performance.now()
   const started = performance.now()
@@ -451,6 +456,8 @@ async function runCampaign(c: {
   const vonageCpuAfter = cpuSeconds(c.vonage.pid)
   const peak = peakRssMiB(pid)
   const otherCpu = others()
+  const treeAfter = treeCpuSeconds(process.pid)
+  const ownAfter = ownCpu()
   const final = await settled(c.vonage)
   const standIn = standInRun(baseline, final, await c.vonage.callbackTimes(), { before: vonageCpuBefore, after: vonageCpuAfter }, otherCpu)
   const campaignStatus = await c.reader.campaignStatus(campaignId)
@@ -477,6 +484,10 @@ async function runCampaign(c: {
     peakRssMiB: peak,
     serverCpuSeconds: serverCpu,
     serverCpuMicrosPerMessage: serverCpu === null ? null : (serverCpu / n) * 1e6,
+    databaseCpuSeconds:
+      c.dialect === 'postgres' && treeBefore !== null && treeAfter !== null && serverCpu !== null && vonageCpuBefore !== null && vonageCpuAfter !== null
+        ? treeAfter - treeBefore - serverCpu - (vonageCpuAfter - vonageCpuBefore) - (ownAfter - ownBefore)
+        : null,
     samples,
   }
   const s = standIn
@@ -531,20 +542,20 @@ function report(reference: Reference, measured: Measurement[]): void {
   const latency = (l: LatencySummary) => `${fmt(l.p50Ms, 2)} / ${fmt(l.p99Ms, 2)} / ${fmt(l.maxMs, 1)}`
   console.log('')
   console.log(
-    '| target | numbers | create (s) | first 202 (s) | first → last 202 (s) | msgs/s | all status 2 (s) | callback round trip while sending p50 / p99 / max (ms) | RSS start / sending / peak (MiB) | server CPU s (µs/msg) | stand-in CPU s | other processes (% of the cores) | ÷ reference |',
+    '| target | numbers | create (s) | first 202 (s) | first → last 202 (s) | msgs/s | all status 2 (s) | callback round trip while sending p50 / p99 / max (ms) | RSS start / sending / peak (MiB) | server CPU s (µs/msg) | PostgreSQL CPU s | stand-in CPU s | other processes (% of the cores) | ÷ reference |',
   )
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   const runs = reference.runs.map((r) => fmt(r.perSecond, 0)).join(' / ')
   console.log(
     `| bare node:http client, ${CONCURRENCY} in flight (median of ${runs}) | ${fmt(ref.accepted, 0)} | – | – | ${fmt(ref.acceptedSeconds, 2)} | ${fmt(ref.perSecond, 0)} | – | ` +
-      `${latency(ref.callbacksWhileSending)} | – | – | ${ref.vonageCpuSeconds === null ? '?' : fmt(ref.vonageCpuSeconds, 1)} | ${others(ref.otherCpu)} | 1× |`,
+      `${latency(ref.callbacksWhileSending)} | – | – | – | ${ref.vonageCpuSeconds === null ? '?' : fmt(ref.vonageCpuSeconds, 1)} | ${others(ref.otherCpu)} | 1× |`,
   )
   for (const m of rows) {
     const s = m.standIn
     console.log(
       `| ${m.label} | ${fmt(m.numbers, 0)} | ${fmt(m.createSeconds, 2)} | ${fmt(m.firstAcceptedSeconds, 2)} | ${fmt(s.acceptedSeconds, 2)} | ${fmt(s.perSecond, 0)} | ${fmt(m.deliveredSeconds, 2)} | ` +
         `${latency(s.callbacksWhileSending)} | ${mib(m.rssAtStartMiB)} / ${mib(m.rssWhileSendingMiB)} / ${mib(m.peakRssMiB)} | ` +
-        `${m.serverCpuSeconds === null ? '?' : `${fmt(m.serverCpuSeconds, 1)} (${fmt(m.serverCpuMicrosPerMessage!, 0)})`} | ${s.vonageCpuSeconds === null ? '?' : fmt(s.vonageCpuSeconds, 1)} | ` +
+        `${m.serverCpuSeconds === null ? '?' : `${fmt(m.serverCpuSeconds, 1)} (${fmt(m.serverCpuMicrosPerMessage!, 0)})`} | ${m.databaseCpuSeconds === null ? '–' : fmt(m.databaseCpuSeconds, 1)} | ${s.vonageCpuSeconds === null ? '?' : fmt(s.vonageCpuSeconds, 1)} | ` +
         `${others(s.otherCpu)} | ${fmt(m.ratioToReference, 3)}× |`,
     )
   }
