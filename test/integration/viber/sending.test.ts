@@ -151,6 +151,83 @@ for (const dialect of DIALECTS) {
       assert.match(update.json<{ message: string }>().message, /cannot be changed/)
     })
 
+    /** The messages of a campaign, and a signed callback of `status` for one of them posted to the route. */
+    const viberMessagesOf = (id: number) =>
+      t.deps.db.selectFrom('messages').select(['id', 'address', 'provider_id']).where('campaign_id', '=', id).where('channel', '=', 'viber').orderBy('id').execute()
+    const postStatus = (m: { id: number; address: string; provider_id: string | null }, status: string) => {
+      const signed = vonage.signCallback({ message_uuid: m.provider_id, to: m.address, from: 'Shop', timestamp: new Date().toISOString(), status, channel: 'viber_service', client_ref: String(m.id) })
+      return t.app.inject({ method: 'POST', url: '/viber/callbacks/vonage', headers: { authorization: signed.authorization, 'content-type': 'application/json' }, payload: signed.body })
+    }
+
+    it('takes delivery callbacks that come together: the furthest report of each message counts, unknown ones are refused', async () => {
+      const phones = numbers(4, 447401400000)
+      for (const phone of phones) vonage.outcomes.set(String(phone), [])
+      const id = await create({ recipients: phones })
+      await viberDispatcher(t, viber).drain()
+      const [m0, m1, m2, m3] = await viberMessagesOf(id)
+      const unknown = { id: 999_999_999, address: '447401499999', provider_id: 'x' }
+      // All in flight at once: stored in one batch (services/viber/report-batches.ts), a late `delivered` after `read` included.
+      const answers = await Promise.all([
+        postStatus(m0!, 'delivered'),
+        postStatus(m1!, 'read'),
+        postStatus(m1!, 'delivered'),
+        postStatus(m2!, 'delivered'),
+        postStatus(m2!, 'read'),
+        postStatus(m3!, 'submitted'),
+        postStatus(unknown, 'delivered'),
+        postStatus(unknown, 'submitted'),
+      ])
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        [200, 200, 200, 200, 200, 200, 404, 404],
+      )
+      assert.deepEqual(await statusesOf(id), ['delivered', 'delivered and read', 'delivered and read', 'send'])
+    })
+
+    if (dialect === 'postgres') {
+      it('stores a delivery whose message another transaction holds once it is free, without holding up the others', async () => {
+        const phones = numbers(2, 447401500000)
+        for (const phone of phones) vonage.outcomes.set(String(phone), [])
+        const id = await create({ recipients: phones })
+        await viberDispatcher(t, viber).drain()
+        const [held, free] = await viberMessagesOf(id)
+        let release!: () => void
+        let locked!: () => void
+        const isLocked = new Promise<void>((resolve) => (locked = resolve))
+        // Another transaction (a recording, a report) holds the first message's row until released.
+        const holder = t.deps.db.transaction().execute(async (tx) => {
+          await tx.selectFrom('messages').select('id').where('id', '=', held!.id).forUpdate().execute()
+          locked()
+          await new Promise<void>((resolve) => (release = resolve))
+        })
+        await isLocked
+        const heldAnswer = postStatus(held!, 'delivered')
+        assert.equal((await postStatus(free!, 'delivered')).statusCode, 200, 'not held up by the other')
+        assert.deepEqual(await statusesOf(id), ['send', 'delivered'])
+        release()
+        await holder
+        assert.equal((await heldAnswer).statusCode, 200)
+        assert.deepEqual(await statusesOf(id), ['delivered', 'delivered'])
+      })
+    }
+
+    it('takes failure reports of sent messages that come all at once, each message ended once with its SMS instead', async () => {
+      const phones = numbers(10, 447401300000)
+      for (const phone of phones) vonage.outcomes.set(String(phone), [])
+      const id = await create({ recipients: phones, additional: { resend_sms: resend } })
+      await viberDispatcher(t, viber).drain()
+      const messages = await viberMessagesOf(id)
+      // Vonage reports them later, together: ten callbacks in flight at once, each ending a sent message undelivered.
+      // Each was answered 500 on PostgreSQL but one: a deadlock, the campaign's row share-locked by two at once.
+      const answers = await Promise.all(messages.map((m) => postStatus(m, 'undeliverable')))
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        phones.map(() => 200),
+      )
+      assert.deepEqual(await statusesOf(id), phones.map(() => 'not delivered'))
+      assert.deepEqual((await smsOf(id)).map((m) => [m.address, m.fallback_of]), messages.map((m) => [m.address, m.id]).sort())
+    })
+
     // The tests below move the test clock; the stand-in's callbacks are signed at the real time, so they report nothing.
     it('spreads the sending over stretch_time', async () => {
       const phones = numbers(4, 447400800000)

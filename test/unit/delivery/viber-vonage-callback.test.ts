@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { generateKeyPair, SignJWT } from 'jose'
-import { createHash } from 'node:crypto'
+import { createHash, createHmac } from 'node:crypto'
 import { SeenTokens, verifyVonageCallback, type VonageCallbackOptions } from '../../../src/delivery/viber/vonage-callback.js'
 import { signVonageCallback, type SignOptions } from '../../helpers/vonage.js'
 
@@ -65,6 +65,29 @@ describe('Vonage callback verification', () => {
     assert.match(await refusal({ body, authorization: `Bearer ${rs256}` }), /token refused/)
     const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setIssuedAt(NOW / 1000).sign(new TextEncoder().encode(SECRET))
     assert.match(await refusal({ body, authorization: `Bearer ${hs512}` }), /token refused/)
+  })
+
+  it('refuses a token with a forged signature, an expired one, one not valid yet, and one with an extension it does not know', async () => {
+    const signed = sign(STATUS)
+    const [header, payload, signature] = signed.authorization.slice('Bearer '.length).split('.') as [string, string, string]
+    const flipped = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`
+    assert.match(await refusal({ ...signed, authorization: `Bearer ${header}.${payload}.${flipped}` }), /token refused/)
+    assert.match(await refusal({ ...signed, authorization: `Bearer ${header}.${payload}.${signature.slice(0, 20)}` }), /token refused/)
+    assert.match(await refusal({ ...signed, authorization: `Bearer ${header}.${payload}.` }), /token refused/)
+    assert.match(await refusal(sign(STATUS, { claims: { exp: NOW / 1000 - 1 } })), /token refused/)
+    assert.match(await refusal(sign(STATUS, { claims: { exp: 'never' } })), /token refused/)
+    assert.match(await refusal(sign(STATUS, { claims: { nbf: NOW / 1000 + 60 } })), /token refused/)
+    assert.ok((await verify(sign(STATUS, { claims: { exp: NOW / 1000 + 60, nbf: NOW / 1000 - 60 } }))).ok)
+    const body = JSON.stringify(STATUS)
+    const claims = { api_key: API_KEY, payload_hash: createHash('sha256').update(body).digest('hex'), jti: 'j-crit', iss: 'Vonage' }
+    const critical = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', crit: ['x-vonage'], 'x-vonage': 1 }).setIssuedAt(NOW / 1000).sign(new TextEncoder().encode(SECRET), { crit: { 'x-vonage': true } })
+    assert.match(await refusal({ body, authorization: `Bearer ${critical}` }), /token refused/)
+    // A header that is not JSON, and claims that are not an object, signed with our secret.
+    const hmac = (input: string) => createHmac('sha256', SECRET).update(input).digest('base64url')
+    const b64 = (text: string) => Buffer.from(text).toString('base64url')
+    for (const input of [`${b64('not json')}.${payload}`, `${header}.${b64('[1]')}`, `${header}.${b64('not json')}`]) {
+      assert.match(await refusal({ body, authorization: `Bearer ${input}.${hmac(input)}` }), /token refused/)
+    }
   })
 
   it('refuses a body changed after signing, and a token without payload_hash', async () => {
