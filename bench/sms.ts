@@ -26,6 +26,7 @@ import { fmt, machine, positiveNumber, writeResults, listFromEnv, printGoals } f
 import { cpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
+import { loadNumbers, phone } from './lib/phone-lists.js'
 import { json } from './lib/http.js'
 import { startSmscProcess, type SmscCounts, type SmscProcess } from './lib/smsc-child.js'
 import { channelSubmitRate, packageSubmitRate } from './lib/smpp-rate.js'
@@ -55,8 +56,6 @@ type Scenario = 'campaign' | 'rate'
 const SCENARIOS = listFromEnv<Scenario>('BENCH_SCENARIOS', ['campaign', 'rate'], ['campaign', 'rate'])
 
 /** Numbers go to the API 10,000 a call (the most POST /sms/numbers takes), 2 calls in flight. */
-const LOAD_BATCH = 10_000
-const LOAD_CONCURRENCY = 2
 /** The SMSC's counts and the server's RSS are read this often (100 ms: ±0.6 % on the 16 s of the rate window). */
 const SAMPLE_MS = 100
 /** The messages table is counted this often, and every SAMPLE_MS once the SMSC has every receipt acknowledged. */
@@ -83,15 +82,6 @@ const RATE_TOLERANCE = 0.05
 /** "Flat": the highest RSS over the second half of the submits is at most this much above that over the first half. */
 const FLAT_GROWTH = 0.1
 
-
-/**
- * Distinct valid UK mobile numbers (+44 7400 1xxxxx; libphonenumber-js/max accepts all 100,000 of them), as
- * strings without the plus: Tidings reads a number without `+` as international.
- */
-function phone(i: number): string {
-  if (i >= 100_000) throw new Error('phone(): at most 100,000 numbers (4474001 and 5 digits)')
-  return `4474001${String(i).padStart(5, '0')}`
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -272,29 +262,6 @@ async function benchTidings(dialect: Dialect, smsc: SmscProcess): Promise<Measur
     await reader?.close()
     await database.drop()
   }
-}
-
-/** POST /sms/numbers, LOAD_BATCH numbers a call, LOAD_CONCURRENCY calls in flight; every number must be added. */
-async function loadNumbers(base: string, headers: Record<string, string>, list: number, count: number): Promise<void> {
-  let next = 0
-  let added = 0
-  const worker = async () => {
-    while (next < count) {
-      const from = next
-      next = Math.min(count, from + LOAD_BATCH)
-      const phones: string[] = []
-      for (let i = from; i < next; i++) phones.push(phone(i))
-      const answer = await json<{ result: boolean; counters: { added: number; exceptions: number; exists: number } }>(`${base}/sms/numbers`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ addressBookId: list, phones }),
-      })
-      if (answer.result !== true || answer.counters.exceptions !== 0) throw new Error(`POST /sms/numbers answered ${JSON.stringify(answer)}`)
-      added += answer.counters.added
-    }
-  }
-  await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker))
-  if (added !== count) throw new Error(`${added} numbers added to list ${list}, expected ${count}`)
 }
 
 async function runCampaign(c: {

@@ -29,6 +29,7 @@ import { fmt, machine, positiveNumber, writeResults, listFromEnv, printGoals } f
 import { cpuSeconds, machineCpu, rssMiB, treeCpuSeconds } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
+import { loadNumbers, phone } from './lib/phone-lists.js'
 import { json, summarize, type LatencySummary } from './lib/http.js'
 import { startVonageProcess, type VonageCounts, type VonageProcess } from './lib/vonage-child.js'
 import { sendBare, startCallbackSink } from './lib/viber-reference.js'
@@ -56,8 +57,6 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
 const DIALECTS = listFromEnv<Dialect>('BENCH_DIALECTS', ['sqlite', 'postgres'], ['sqlite'])
 
 /** Numbers go to the API 10,000 a call (the most POST /sms/numbers takes), 2 calls in flight. */
-const LOAD_BATCH = 10_000
-const LOAD_CONCURRENCY = 2
 /** The stand-in's counts and the server's RSS are read this often. */
 const SAMPLE_MS = 100
 /** The messages table is counted this often, and every SAMPLE_MS once the stand-in has every callback acknowledged. */
@@ -74,15 +73,6 @@ const STATUS = { queued: 0, sent: 1, delivered: 2, retrying: 7 }
 
 const GOAL_RATIO = 0.5
 const GOAL_CALLBACK_P99_MS = 10
-
-/**
- * Distinct valid UK mobile numbers (+44 7400 1xxxxx; libphonenumber-js/max accepts all 100,000 of them), as
- * strings without the plus: Tidings reads a number without `+` as international.
- */
-function phone(i: number): string {
-  if (i >= 100_000) throw new Error('phone(): at most 100,000 numbers (4474001 and 5 digits)')
-  return `4474001${String(i).padStart(5, '0')}`
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -346,29 +336,6 @@ async function benchTidings(dialect: Dialect, vonage: VonageProcess): Promise<Me
     await reader?.close()
     await database.drop()
   }
-}
-
-/** POST /sms/numbers, LOAD_BATCH numbers a call, LOAD_CONCURRENCY calls in flight; every number must be added. */
-async function loadNumbers(base: string, headers: Record<string, string>, list: number, count: number): Promise<void> {
-  let next = 0
-  let added = 0
-  const worker = async () => {
-    while (next < count) {
-      const from = next
-      next = Math.min(count, from + LOAD_BATCH)
-      const phones: string[] = []
-      for (let i = from; i < next; i++) phones.push(phone(i))
-      const answer = await json<{ result: boolean; counters: { added: number; exceptions: number; exists: number } }>(`${base}/sms/numbers`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ addressBookId: list, phones }),
-      })
-      if (answer.result !== true || answer.counters.exceptions !== 0) throw new Error(`POST /sms/numbers answered ${JSON.stringify(answer)}`)
-      added += answer.counters.added
-    }
-  }
-  await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker))
-  if (added !== count) throw new Error(`${added} numbers added to list ${list}, expected ${count}`)
 }
 
 async function runCampaign(c: {
