@@ -1,10 +1,8 @@
 // The Vonage stand-in in a process of its own (bench/lib/vonage-process.ts), started and asked from a benchmark:
 // its URL and credentials, its pid (for CPU time), and over IPC its counts, the window of its 202s and the round
 // trip of every callback. Running it apart keeps its CPU off the measuring event loop and off the server's.
-import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import type { CallbackTime } from '../../test/helpers/vonage.js'
-import { ROOT } from './env.js'
+import { startIpcChild } from './ipc-child.js'
 
 export interface VonageCounts {
   /** Requests received since the stand-in started. */
@@ -36,40 +34,21 @@ export interface VonageProcess {
 
 /** Starts bench/lib/vonage-process.ts with IPC; `env` may set BENCH_VONAGE_OUTCOME, BENCH_VONAGE_DELAY_MS and the credentials. */
 export async function startVonageProcess(env: NodeJS.ProcessEnv = process.env): Promise<VonageProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/vonage-process.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const first = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next()
-  if (first.done) throw new Error('the Vonage stand-in exited before it printed its port')
-  const { url, credentials, signatureSecret } = JSON.parse(first.value as string) as { url: string; credentials: string; signatureSecret: string }
-  // The process answers every message at once, in the order asked: one queue of waiting callers.
-  const waiting: ((message: Record<string, unknown>) => void)[] = []
-  child.on('message', (message: Record<string, unknown>) => waiting.shift()?.(message))
-  const ask = (type: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      if (!child.connected) return reject(new Error('the Vonage stand-in is gone'))
-      waiting.push(resolve)
-      child.send({ type })
-    })
+  const child = await startIpcChild<{ url: string; credentials: string; signatureSecret: string }>('bench/lib/vonage-process.ts', 'the Vonage stand-in', env)
   return {
-    url,
-    credentials,
-    signatureSecret,
-    pid: child.pid!,
+    url: child.hello.url,
+    credentials: child.hello.credentials,
+    signatureSecret: child.hello.signatureSecret,
+    pid: child.pid,
     counts: async () => {
-      const { type: _type, ...counts } = await ask('counts')
+      const { type: _type, ...counts } = await child.ask('counts')
       return counts as unknown as VonageCounts
     },
     callbackTimes: async () => {
-      const { sentAt, ms } = (await ask('callbackTimes')) as { sentAt: number[]; ms: number[] }
+      const { sentAt, ms } = (await child.ask('callbackTimes')) as { sentAt: number[]; ms: number[] }
       return sentAt.map((at, i) => ({ sentAt: at, ms: ms[i]! }))
     },
-    reset: async () => void (await ask('reset')),
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      await exited
-      clearTimeout(timer)
-    },
+    reset: async () => void (await child.ask('reset')),
+    stop: () => child.stop(),
   }
 }
