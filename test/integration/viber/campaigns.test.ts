@@ -204,9 +204,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await viberRecipients(t, a.account, id)).map((r) => r.phone), [447400300000])
     })
 
+    it('answers a callback with 404 when no Viber provider is configured (capture), changing nothing', async () => {
+      const answer = await t.app.inject({ method: 'POST', url: '/viber/callbacks/vonage', headers: { 'content-type': 'application/json', authorization: 'Bearer a.b.c' }, payload: '{"client_ref":"1","status":"delivered"}' })
+      assert.equal(answer.statusCode, 404)
+      assert.equal(typeof answer.json<{ error_code: number }>().error_code, 'number')
+    })
+
     it('keeps every campaign to its account', async () => {
       const id = (await create(a, {})).json<{ data: { task_id: number } }>().data.task_id
-      for (const url of [`/viber/task/${id}`, `/viber/task/${id}/recipients`]) {
+      for (const url of [`/viber/task/${id}`, `/viber/task/${id}/recipients`, `/outbox?campaign_id=${id}`]) {
         const answer = await t.call(b.account, { method: 'GET', url })
         assert.equal(answer.statusCode, 404, url)
       }

@@ -133,6 +133,34 @@ for (const dialect of DIALECTS) {
       assert.equal((await post(genuine)).statusCode, 200)
       assert.deepEqual(await statusesOf(id), ['delivered'])
       assert.equal((await post(genuine)).statusCode, 401, 'the same token again is a replay')
+      // One unauthenticated request costs at most the public body limit: a larger one is refused before any check.
+      const huge = vonage.signCallback({ ...content, padding: 'x'.repeat(20_000) })
+      const tooLarge = await post(huge)
+      assert.equal(tooLarge.statusCode, 413)
+      assert.equal(typeof tooLarge.json<{ error_code: number }>().error_code, 'number')
+      // An answer never echoes the token, the secret or the body.
+      for (const answer of [await post(vonage.signCallback(content, { signatureSecret: 'wrong-secret-0123456789abcdef' })), unknown]) {
+        assert.ok(!answer.body.includes(vonage.signatureSecret) && !answer.body.includes('Bearer') && !answer.body.includes(String(message!.provider_id)), answer.body)
+      }
+    })
+
+    it('redirects only signed button tokens, counting nothing for a forged one', async () => {
+      const phone = 447400650000
+      vonage.outcomes.set(String(phone), [])
+      const id = await create({ recipients: [phone], additional: { button: { text: 'Open', link: 'https://shop.example/b' } } })
+      await viberDispatcher(t, viber).drain()
+      const request = vonage.requests.find((r) => r.body?.to === String(phone))!
+      const path = (request.body as { viber_service: { action: { url: string } } }).viber_service.action.url.replace('https://t.example', '')
+      const [payload, mac] = path.slice('/v/'.length).split('.')
+      // Another message's id under this token's MAC, a MAC cut short, an id alone: none is a link of ours.
+      for (const forged of [`/v/${Buffer.from('1').toString('base64url')}.${mac}`, `/v/${payload}.${mac!.slice(0, 10)}`, `/v/${payload}`, '/v/x'.padEnd(150, 'x')]) {
+        const answer = await t.app.inject({ method: 'GET', url: forged })
+        assert.equal(answer.statusCode, 404, forged)
+        assert.ok(!answer.headers.location, forged)
+      }
+      assert.deepEqual(await statusesOf(id), ['send'], 'no click counted')
+      assert.equal((await t.app.inject({ method: 'GET', url: path })).statusCode, 302)
+      assert.deepEqual(await statusesOf(id), ['read and a clickthrough followed'])
     })
 
     it('ends a message its provider refused as an error, paid back, with its SMS instead', async () => {
