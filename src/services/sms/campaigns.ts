@@ -130,7 +130,7 @@ export async function cancelSmsCampaign(deps: Deps, accountId: number, id: numbe
   if (![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2)) throw new AppError('invalid', 'The campaign cannot be canceled: its sending has started or ended')
   await deps.db.transaction().execute(async (tx) => {
     await campaignsRepo.lockCampaign(tx, id)
-    if (await smsCampaigns.hasStarted(tx, id)) throw new AppError('invalid', 'The campaign cannot be canceled: sending has started')
+    if (await messageQueue.hasStarted(tx, id)) throw new AppError('invalid', 'The campaign cannot be canceled: sending has started')
     const now = deps.now()
     await messageQueue.endUnsent(tx, id, now)
     await moveCampaign(tx, { id, from: [CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.canceled, now, extra: { finished_at: now } })

@@ -7,7 +7,6 @@ import * as messageQueue from '../../storage/repos/message-queue.js'
 import * as accountsRepo from '../../storage/repos/accounts.js'
 import * as viberCampaigns from '../../storage/repos/viber-campaigns.js'
 import * as viberMessages from '../../storage/repos/viber-messages.js'
-import { hasStarted } from '../../storage/repos/sms-campaigns.js'
 import type { Database } from '../../storage/tables.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { AppError } from '../errors.js'
@@ -133,21 +132,16 @@ function mergeUpdate(current: ViberCampaignInput, update: ViberCampaignInput, se
 
 /** POST /viber/update: a campaign whose sending has not started, its settings and (with a new list) its recipients rewritten and paid again. */
 export async function updateViberCampaign(deps: Deps, accountId: number, id: number, update: ViberCampaignInput): Promise<void> {
-  const campaign = await getViberCampaign(deps, accountId, id)
+  const campaign = await notStarted(deps.db, await getViberCampaign(deps, accountId, id))
   const now = deps.now()
-  if (![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2) || (await hasStarted(deps.db, id))) {
-    throw new AppError('invalid', 'The campaign cannot be changed: its sending has started or ended')
-  }
   const input = mergeUpdate(inputOf(campaign), update, campaign.sendAt)
   const checked = await checkCampaign(deps, accountId, input, now)
   const newList = checked.bookId !== null && checked.bookId !== (campaign.listIds[0] ?? null)
   const fresh = newList ? await audienceOf(deps, accountId, input, checked.bookId) : undefined
   await deps.db.transaction().execute(async (tx) => {
     await campaignsRepo.lockCampaign(tx, id)
-    const current = await campaignsRepo.findCampaignById(tx, id)
-    if (!current || ![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(current.status as 1 | 2) || (await hasStarted(tx, id))) {
-      throw new AppError('invalid', 'The campaign cannot be changed: its sending has started or ended')
-    }
+    // Checked again under the lock: the dispatcher may have taken a message since.
+    const current = await notStarted(tx, await campaignsRepo.findCampaignById(tx, id))
     const kept = await viberCampaigns.takeUnsentMessages(tx, id)
     const { messages, totalMicros } = priceViberRecipients(fresh ?? kept, deps.config.viberPrices)
     await viberCampaigns.rewriteViberCampaign(
@@ -160,6 +154,14 @@ export async function updateViberCampaign(deps: Deps, accountId: number, id: num
     const held = current.status === CAMPAIGN_STATUS.pending
     await queueMessages(tx, { id, accountId, held, sendAt: checked.sendAt, stretchSeconds: checked.options.stretchSeconds, now }, messages)
   })
+}
+
+/** The campaign, if no message of it was taken for sending yet; otherwise a 422. */
+async function notStarted(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow | undefined): Promise<campaignsRepo.CampaignRow> {
+  if (!campaign || ![CAMPAIGN_STATUS.pending, CAMPAIGN_STATUS.sending].includes(campaign.status as 1 | 2) || (await messageQueue.hasStarted(db, campaign.id))) {
+    throw new AppError('invalid', 'The campaign cannot be changed: its sending has started or ended')
+  }
+  return campaign
 }
 
 /** Brings what the campaign paid to `micros`: the difference written off (or refused), or given back. */

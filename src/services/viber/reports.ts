@@ -14,7 +14,7 @@ export async function recordViberReport(deps: Deps, report: ViberReport): Promis
   const now = deps.now()
   return deps.db.transaction().execute(async (tx) => {
     // `submitted` says nothing the submit's answer did not: the message only has to be ours.
-    if (report.state === 'submitted') return (await tx.selectFrom('messages').select('id').where('id', '=', report.messageId).where('channel', '=', 'viber').executeTakeFirst()) !== undefined
+    if (report.state === 'submitted') return (await viberMessages.knownViberMessages(tx, [report.messageId])).size > 0
     const { found, undelivered } = await viberMessages.storeReports(tx, [{ messageId: report.messageId, state: report.state }], now)
     if (found.size === 0) return false
     await sendSmsInstead(tx, deps, undelivered, now)
@@ -41,12 +41,8 @@ export async function recordViberDeliveries(deps: Deps, reports: readonly ViberD
   return deps.db.transaction().execute(async (tx) => {
     const deliveries = reports.flatMap((r) => (r.state === 'submitted' ? [] : [{ messageId: r.messageId, state: r.state }]))
     const { found } = await viberMessages.storeReports(tx, deliveries, now, { skipLocked: true })
-    // `submitted` says nothing the submit's answer did not: the message only has to be ours.
-    const submitted = [...new Set(reports.filter((r) => r.state === 'submitted').map((r) => r.messageId))]
-    for (let i = 0; i < submitted.length; i += 500) {
-      const rows = await tx.selectFrom('messages').select('id').where('id', 'in', submitted.slice(i, i + 500)).where('channel', '=', 'viber').execute()
-      for (const row of rows) found.add(Number(row.id))
-    }
+    const submitted = reports.filter((r) => r.state === 'submitted').map((r) => r.messageId)
+    for (const id of await viberMessages.knownViberMessages(tx, submitted)) found.add(id)
     return found
   })
 }

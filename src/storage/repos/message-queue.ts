@@ -214,6 +214,18 @@ function heldBy(db: Kysely<Database>, lease: MessageLease, ids: readonly number[
   return db.updateTable('messages').where('id', 'in', [...ids]).where('lease_token', '=', lease.token).where('queued', '=', 1)
 }
 
+/** Whether any message of the campaign was taken by a sender (tried, sent or ended otherwise). */
+export async function hasStarted(db: Kysely<Database>, campaignId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('campaign_id', '=', campaignId)
+    .where((eb) => eb.or([eb('attempts', '>', 0), eb('status', '!=', MESSAGE_STATUS.queued)]))
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /** Whether any message of the campaign may still be sent: one index probe, asked after every batch. */
 export async function hasUnfinished(db: Kysely<Database>, campaignId: number): Promise<boolean> {
   const row = await db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).where('status', 'in', [...UNFINISHED]).limit(1).executeTakeFirst()

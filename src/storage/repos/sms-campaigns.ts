@@ -1,6 +1,7 @@
 // What the SMS routes read of campaigns and their messages (API.md 2.11): the list by creation date, each
 // number's status and price, whether sending has started, and deleting a campaign with what hangs on it.
 import type { Kysely } from 'kysely'
+import { hasStarted } from './message-queue.js'
 import type { Database } from '../tables.js'
 import { CAMPAIGN_STATUS, toCampaign, type CampaignRow } from './campaigns.js'
 import { MESSAGE_STATUS, UNFINISHED } from './messages.js'
@@ -24,18 +25,6 @@ export async function listSmsCampaigns(db: Kysely<Database>, accountId: number, 
 export async function numbersOf(db: Kysely<Database>, campaignId: number): Promise<NumberStatus[]> {
   const rows = await db.selectFrom('messages').select(['address', 'status', 'country', 'price_micros', 'last_error']).where('campaign_id', '=', campaignId).orderBy('id').execute()
   return rows.map((r) => ({ phone: r.address, status: r.status, country: r.country, priceMicros: Number(r.price_micros ?? 0), lastError: r.last_error }))
-}
-
-/** Whether any message of the campaign was taken by a sender (tried, sent or ended otherwise). */
-export async function hasStarted(db: Kysely<Database>, campaignId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('messages')
-    .select('id')
-    .where('campaign_id', '=', campaignId)
-    .where((eb) => eb.or([eb('attempts', '>', 0), eb('status', '!=', MESSAGE_STATUS.queued)]))
-    .limit(1)
-    .executeTakeFirst()
-  return row !== undefined
 }
 
 /** Whether sending has started and some message may still go out. */

@@ -181,6 +181,17 @@ export async function expireUndelivered(db: Kysely<Database>, now: number, limit
   return rows.map(toUndelivered)
 }
 
+/** Which of `ids` are Viber messages. */
+export async function knownViberMessages(db: Kysely<Database>, ids: readonly number[]): Promise<Set<number>> {
+  const known = new Set<number>()
+  const distinct = [...new Set(ids)]
+  for (let i = 0; i < distinct.length; i += 500) {
+    const rows = await db.selectFrom('messages').select('id').where('id', 'in', distinct.slice(i, i + 500)).where('channel', '=', 'viber').execute()
+    for (const row of rows) known.add(Number(row.id))
+  }
+  return known
+}
+
 /** A click on the button's redirect: the message was read and its link followed; false when unknown. */
 export async function recordButtonClick(db: Kysely<Database>, messageId: number, now: number): Promise<boolean> {
   const result = await db
