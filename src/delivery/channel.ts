@@ -1,4 +1,6 @@
 // What every delivery channel offers (ARCHITECTURE.md "Channels"): a failed send is a value, not an exception.
+import type { MimeMessage } from './email/mime.js'
+
 export interface OutboundEmail {
   from: { email: string; name: string }
   to: string
@@ -15,8 +17,8 @@ export interface OutboundEmail {
   amp?: string
   /** Files, decoded once per campaign and shared by its messages. */
   attachments?: readonly { filename: string; content: Buffer }[]
-  /** The whole MIME message when the caller built it (campaigns: delivery/email/mime.ts); the fields above describe it. */
-  raw?: string
+  /** The whole message as SMTP data when the caller built it (campaigns: delivery/email/mime.ts); the fields above describe it. */
+  mime?: MimeMessage
 }
 
 export type SendResult =

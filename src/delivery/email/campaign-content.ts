@@ -91,7 +91,7 @@ export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing):
     __tidings_open: m.links.open,
     ...linkMarkerVariables(prepared.links.map((_, i) => m.links.click(i))),
   }
-  const email: OutboundEmail = {
+  return {
     from: prepared.from,
     to: m.to,
     subject: prepared.subject(variables),
@@ -110,7 +110,12 @@ export function renderMessage(prepared: PreparedCampaign, m: MessageAddressing):
       Precedence: 'bulk',
     },
   }
-  return { ...email, raw: buildMime(prepared.mime, email, new Date()) }
+}
+
+/** The message as renderMessage makes it, with its MIME built as SMTP data: what the email channel sends. */
+export function renderCampaignEmail(prepared: PreparedCampaign, m: MessageAddressing): OutboundEmail {
+  const email = renderMessage(prepared, m)
+  return { ...email, mime: buildMime(prepared.mime, email, new Date()) }
 }
 
 function appendToBody(html: string, fragment: string): string {
