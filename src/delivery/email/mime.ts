@@ -7,7 +7,7 @@
 // body reuses without a copy.
 import { randomBytes, randomUUID } from 'node:crypto'
 import * as mimeFuncs from 'nodemailer/lib/mime-funcs/index.js'
-import type { OutboundEmail } from '../channel.js'
+import type { EmailParts } from '../channel.js'
 import { quotedPrintable } from './quoted-printable.js'
 
 /** A message as SMTP data: `head` and `body` joined by an empty line make the message. */
@@ -81,7 +81,7 @@ export function prepareMimeFrame(from: { email: string; name: string }, attachme
 }
 
 /** The whole message. Throws for a recipient address that cannot be written in a header. */
-export function buildMime(frame: MimeFrame, email: OutboundEmail, date: Date): MimeMessage {
+export function buildMime(frame: MimeFrame, email: EmailParts, date: Date): MimeMessage {
   // Stored addresses may hold Unicode (SMTPUTF8) or a quoted local part; a line break would start a new header.
   if (/[\x00-\x1f\x7f]/.test(email.to)) throw new Error(`${JSON.stringify(email.to)} cannot be written as a recipient`)
   const messageId = `<${email.messageId ?? `${randomUUID()}@${domainOf(email.from.email)}`}>`

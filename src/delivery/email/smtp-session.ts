@@ -56,6 +56,7 @@ export interface Transaction {
 type Expect = (reply: Reply) => void
 
 const BLANK_LINE = Buffer.from('\r\n')
+const WRITTEN: WireMessage = { head: '', body: [] }
 const END_OF_DATA = Buffer.from('.\r\n')
 const NON_ASCII = /[^\x00-\x7f]/
 /** Characters that would end or break an address in MAIL FROM or RCPT TO. */
@@ -208,6 +209,8 @@ export class SmtpSession {
     for (const piece of tx.message.body) socket.write(piece)
     socket.write(END_OF_DATA)
     tx.dataSent = true
+    // The socket holds what it has not written yet; the message is let go of, not kept until the relay answers.
+    tx.message = WRITTEN
     this.messages++
     this.expecting.push((reply) => {
       if (reply.code >= 200 && reply.code < 300) this.finish(tx, { ok: true, reply })

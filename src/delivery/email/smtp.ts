@@ -26,13 +26,14 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
     let message: MimeMessage
     let head: string
     try {
-      message = email.mime ?? buildMime(prepareMimeFrame(email.from, email.attachments ?? []), email, new Date())
+      message = 'mime' in email ? email.mime : buildMime(prepareMimeFrame(email.from, email.attachments ?? []), email, new Date())
       head = sign ? sign(message) + message.head : message.head
     } catch (err) {
       return { ok: false, retryable: false, reason: `the message cannot be sent: ${(err as Error).message}` }
     }
+    const providerId = message.messageId
     const delivery = await pool.send(email.returnPath ?? email.from.email, email.to, { head, body: message.body })
-    return delivery.ok ? { ok: true, providerId: message.messageId } : failure(delivery.error)
+    return delivery.ok ? { ok: true, providerId } : failure(delivery.error)
   }
   return {
     name: 'smtp',
