@@ -1,11 +1,16 @@
 // Opens the database named by DATABASE_URL: SQLite (default, WAL) or PostgreSQL, both behind Kysely.
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
-import pg from 'pg'
+import type SQLite from 'better-sqlite3'
+import type pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf } from './dialect.js'
+import { lazyRequire } from '../lib/lazy-require.js'
+
+// A process loads the driver of its own database only (pg alone is ~15 MB of RSS with the undici it loads).
+const sqliteDriver = lazyRequire<typeof SQLite>('better-sqlite3')
+const pgDriver = lazyRequire<typeof pg>('pg')
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -34,7 +39,7 @@ export function openDatabase(url: string, timeouts?: DatabaseTimeouts): Storage 
 
 function openSqlite(path: string): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const sqlite = new SQLite(path)
+  const sqlite = new (sqliteDriver())(path)
   sqlite.pragma('journal_mode = WAL')
   // Writers from the CLI (imports, accounts) and the server share the file: wait instead of failing.
   sqlite.pragma('busy_timeout = 5000')
@@ -84,7 +89,7 @@ function withStatementCache(sqlite: SQLite.Database) {
 const INT8_OID = 20
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8_OID ? (value: string) => Number(value) : pgDriver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
 /**
@@ -94,7 +99,7 @@ const types = {
 const QUERY_TIMEOUT_MARGIN_MS = 5000
 
 function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Storage {
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: url,
     types,
     max: 10,

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import type { KyselyPlugin } from 'kysely'
 import { buildServer } from '../../../src/api/server.js'
+import { compilePendingSchemas, pendingSchemaCount } from '../../../src/api/lazy-schemas.js'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 
@@ -93,6 +94,14 @@ for (const dialect of DIALECTS) {
       assert.equal(res.statusCode, 200)
       assert.match(String(res.headers['content-type']), /text\/html/)
       assert.match(res.body, /swagger/i)
+    })
+
+    // Route schemas are compiled by their first request (api/lazy-schemas.ts): this compiles every one, so a
+    // schema that Ajv or fast-json-stringify refuses fails here rather than on a user's first call.
+    it('compiles the validator and answer serializer of every route', () => {
+      assert.ok(pendingSchemaCount() > 100, `only ${pendingSchemaCount()} schemas waiting to be compiled`)
+      compilePendingSchemas()
+      assert.equal(pendingSchemaCount(), 0)
     })
   })
 }
