@@ -7,8 +7,10 @@
 //    leaves the rows alone until the sending time: sending cannot interfere. Timed from POST /campaigns until the
 //    campaign leaves status 13 (copying), when every message row is written and paid for. The benchmark reads
 //    that status from the database itself, so that polling does not load the server it measures.
-// 2. read: GET /campaigns/{id} of the largest campaign, sequential requests (latency to the microsecond) and
-//    autocannon (throughput); every answer is checked.
+//    Reference (the floor): the same rows written by one INSERT … SELECT of the largest list, from the benchmark's
+//    own connection, into a draft campaign of the same database (same tables, indexes and triggers).
+// 2. read: GET /campaigns/{id} of each copied campaign, sequential requests (latency to the microsecond); the
+//    largest also under autocannon. Reference: the same request on the smallest campaign. Every answer is checked.
 // 3. sending: startSendingCampaign() starts a campaign that sends at once through the capture channel (no relay
 //    is set); GET /campaigns/{id} is timed while it sends. Other measurements during a send hook in there.
 //
@@ -18,7 +20,7 @@
 import { autocannon } from './lib/autocannon.js'
 import { fmt, listFromEnv, machine, positiveNumber, printGoals, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
-import { cpuSeconds } from './lib/proc-stats.js'
+import { cpuSeconds, load1 } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { benchContact, postContacts } from './lib/contacts.js'
 import { json, timeSequentialGets, type LatencySummary } from './lib/http.js'
@@ -81,7 +83,15 @@ interface CopyResult {
 interface ReadResult {
   messages: number
   sequential: LatencySummary
-  autocannon: { connections: number; seconds: number; reqPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; mismatches: number }
+  /** The largest campaign only. */
+  autocannon?: { connections: number; seconds: number; reqPerSec: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; mismatches: number }
+}
+
+/** The floor of the copy: the largest list's recipients written by one statement from the benchmark's connection. */
+interface RawCopyResult {
+  size: number
+  recipients: number
+  seconds: number
 }
 
 interface SendingResult {
@@ -94,8 +104,11 @@ interface SendingResult {
 interface TargetResult {
   dialect: Dialect
   loadSeconds: Record<number, number>
+  /** The 1-minute load average when the target started: other work on the machine. */
+  load1AtStart: number
   copies: CopyResult[]
-  read?: ReadResult
+  rawCopy?: RawCopyResult
+  reads: ReadResult[]
   sending?: SendingResult
   serverPeakRssMiB: number | null
   profile: ProfileSummary | null
@@ -135,6 +148,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     env: { ...base.env, TIDINGS_SMTP_URL: '', TIDINGS_EMAIL_RATE: '0', TIDINGS_MODERATION: 'auto', TIDINGS_BOUNCE_PORT: '0', TIDINGS_CAMPAIGNS_PER_HOUR: String(CAMPAIGNS_PER_HOUR) },
   }
   const profileName = `scale-of-work-${dialect}`
+  const load1AtStart = load1()
   const spawnedAt = performance.now()
   const server = await startServer(database, profileName)
   const peek = await openPeek(database)
@@ -166,8 +180,17 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
         }
       }
     }
-    const largest = copies.reduce<CopyResult | undefined>((best, c) => (best && best.size >= c.size ? best : c), undefined)
-    const read = SCENARIOS.includes('read') && largest ? await timeReads(target, largest) : undefined
+    const reads: ReadResult[] = []
+    if (SCENARIOS.includes('read')) {
+      const largest = Math.max(...copies.map((c) => c.size))
+      for (const copy of copies) reads.push(await timeReads(target, copy, copy.size === largest))
+    }
+    let rawCopy: RawCopyResult | undefined
+    if (SCENARIOS.includes('copy')) {
+      const largest = lists.reduce((a, b) => (b.size > a.size ? b : a))
+      rawCopy = await timeRawCopy(target, largest)
+      console.log(`  reference, one INSERT … SELECT of ${fmt(largest.size, 0)}: ${fmt(rawCopy.seconds, 2)} s`)
+    }
 
     let sending: SendingResult | undefined
     if (SCENARIOS.includes('sending')) {
@@ -178,7 +201,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     await peek.close()
     await server.stop()
     const profile = PROFILE && profileWindow ? summariseProfile(latestProfile(profileName), profileWindow) : null
-    return { dialect, loadSeconds, copies, read, sending, serverPeakRssMiB, profile }
+    return { dialect, load1AtStart, loadSeconds, copies, rawCopy, reads, sending, serverPeakRssMiB, profile }
   } finally {
     await peek.close().catch(() => {})
     await server.stop()
@@ -205,23 +228,25 @@ async function loadList(target: ScaleTarget, size: number, prefix: string): Prom
   return { id, size, recipients: size - blacklisted.length - unsubscribed.length }
 }
 
-function campaignBody(list: BenchList, sendDate?: string): string {
+/** `sendDate`: scheduled; `draft`: neither copied nor sent. */
+function campaignBody(list: BenchList, when: { sendDate?: string; draft?: boolean }): string {
   return JSON.stringify({
     sender_name: BENCH_SENDER.name,
     sender_email: BENCH_SENDER.email,
     subject: 'Hello {{name}}',
     body: Buffer.from('<html><body><p>Hello {{name}}, you are {{age}}.</p><p><a href="https://example.com/news">News</a></p></body></html>').toString('base64'),
     list_id: list.id,
-    name: `scale ${list.size}${sendDate ? ' scheduled' : ''}`,
-    ...(sendDate ? { send_date: sendDate } : {}),
+    name: `scale ${list.size}${when.sendDate ? ' scheduled' : when.draft ? ' draft' : ''}`,
+    ...(when.sendDate ? { send_date: when.sendDate } : {}),
+    ...(when.draft ? { type: 'draft' } : {}),
   })
 }
 
-async function createCampaign(target: ScaleTarget, list: BenchList, sendDate?: string): Promise<number> {
+async function createCampaign(target: ScaleTarget, list: BenchList, when: { sendDate?: string; draft?: boolean } = {}): Promise<number> {
   const created = await json<{ id: number }>(`${target.server.base}/campaigns`, {
     method: 'POST',
     headers: { ...target.headers, 'content-type': 'application/json' },
-    body: campaignBody(list, sendDate),
+    body: campaignBody(list, when),
   })
   if (typeof created.id !== 'number') throw new Error(`POST /campaigns answered ${JSON.stringify(created)}`)
   return created.id
@@ -249,7 +274,7 @@ async function timeCopy(target: ScaleTarget, list: BenchList): Promise<CopyResul
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
   const cpuBefore = cpuSeconds(pid)
   const started = performance.now()
-  const campaignId = await createCampaign(target, list, tomorrow)
+  const campaignId = await createCampaign(target, list, { sendDate: tomorrow })
   const createSeconds = (performance.now() - started) / 1000
   const statusAfter = await statusLeaves(target, campaignId, [13], `the copy of ${list.size}`)
   const seconds = (performance.now() - started) / 1000
@@ -286,7 +311,7 @@ function checkCampaign(body: string, recipients: number): void {
   }
 }
 
-async function timeReads(target: ScaleTarget, copy: CopyResult): Promise<ReadResult> {
+async function timeReads(target: ScaleTarget, copy: CopyResult, loaded: boolean): Promise<ReadResult> {
   const path = `/campaigns/${copy.campaignId}`
   const expected = await campaignAnswer(target, copy.campaignId)
   checkCampaign(expected, copy.recipients)
@@ -295,10 +320,38 @@ async function timeReads(target: ScaleTarget, copy: CopyResult): Promise<ReadRes
   }
   const sequential = await timeSequentialGets(target.server.base, target.headers, () => path, { count: READ_REQUESTS, warmup: Math.ceil(READ_REQUESTS / 10), maxSeconds: READ_SECONDS, check })
   console.log(`  GET ${path} (${fmt(copy.recipients, 0)} messages), sequential: p50 ${fmt(sequential.p50Ms, 2)} ms, p99 ${fmt(sequential.p99Ms, 2)} ms (${sequential.requests} requests)`)
+  if (!loaded) return { messages: copy.recipients, sequential }
   const r = await autocannon({ url: `${target.server.base}${path}`, connections: CONNECTIONS, duration: DURATION, headers: target.headers, expectBody: expected })
-  const loaded = { connections: CONNECTIONS, seconds: r.duration, reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, mismatches: r.mismatches }
-  console.log(`  autocannon ${CONNECTIONS} connections: ${fmt(loaded.reqPerSec, 0)} req/s, p50 ${loaded.p50Ms} ms, p99 ${loaded.p99Ms} ms, non-2xx ${loaded.non2xx}, errors ${loaded.errors}, mismatches ${loaded.mismatches}`)
-  return { messages: copy.recipients, sequential, autocannon: loaded }
+  const autocannonResult = { connections: CONNECTIONS, seconds: r.duration, reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors, mismatches: r.mismatches }
+  const a = autocannonResult
+  console.log(`  autocannon ${CONNECTIONS} connections: ${fmt(a.reqPerSec, 0)} req/s, p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms, non-2xx ${a.non2xx}, errors ${a.errors}, mismatches ${a.mismatches}`)
+  return { messages: copy.recipients, sequential, autocannon: autocannonResult }
+}
+
+/**
+ * The floor of the copy: the list's recipients (active, not blacklisted) written into a draft campaign's messages
+ * by one INSERT … SELECT in one transaction, from the benchmark's own connection: the database's cost of those rows
+ * with the same tables, indexes and triggers, without batches, jobs or payment.
+ */
+async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCopyResult> {
+  const campaignId = await createCampaign(target, list, { draft: true })
+  const writer = await openPeek(target.database, { writable: true })
+  try {
+    const started = performance.now()
+    const written = await writer.run(
+      `insert into messages (campaign_id, account_id, contact_id, address_book_id, address, variables, status, queued, next_attempt_at, updated_at)
+       select ?, c.account_id, c.id, c.address_book_id, c.email, c.variables, 0, 1, ?, ?
+       from contacts c
+       where c.address_book_id = ? and c.status = 1
+         and not exists (select 1 from email_blacklist b where b.account_id = c.account_id and b.email = c.email)`,
+      [campaignId, Date.now() + 86_400_000, Date.now(), list.id],
+    )
+    const seconds = (performance.now() - started) / 1000
+    if (written !== list.recipients) throw new Error(`the reference copy wrote ${written} messages, expected ${list.recipients}`)
+    return { size: list.size, recipients: list.recipients, seconds }
+  } finally {
+    await writer.close()
+  }
 }
 
 /**
@@ -356,7 +409,8 @@ function report(results: TargetResult[]): void {
   for (const r of results) {
     const copy = r.copies.find((c) => c.size === COPY_GOAL_SIZE)
     if (copy && r.dialect === 'sqlite') goals.push({ goal: `${r.dialect}: copy of ${fmt(COPY_GOAL_SIZE, 0)} recipients ≤ ${COPY_GOAL_SECONDS} s`, value: `${fmt(copy.seconds, 2)} s`, met: copy.seconds <= COPY_GOAL_SECONDS })
-    if (r.read) goals.push({ goal: `${r.dialect}: GET /campaigns/{id} of ${fmt(r.read.messages, 0)} messages, p99 < ${READ_P99_GOAL_MS} ms (sequential)`, value: `${fmt(r.read.sequential.p99Ms, 2)} ms`, met: r.read.sequential.p99Ms < READ_P99_GOAL_MS })
+    const read = r.reads.find((x) => x.autocannon)
+    if (read) goals.push({ goal: `${r.dialect}: GET /campaigns/{id} of ${fmt(read.messages, 0)} messages, p99 < ${READ_P99_GOAL_MS} ms (sequential)`, value: `${fmt(read.sequential.p99Ms, 2)} ms`, met: read.sequential.p99Ms < READ_P99_GOAL_MS })
   }
   const date = new Date().toISOString()
   const environment = {
@@ -370,29 +424,33 @@ function report(results: TargetResult[]): void {
   }
   const file = writeResults('scale-of-work', { date, environment, results, goals })
 
-  console.log('\n| database | list | recipients | copy (s) | recipients/s | server CPU (s) |')
-  console.log('|---|---:|---:|---:|---:|---:|')
+  console.log('\n| database | list | recipients | copy (s) | recipients/s | server CPU (s) | reference: one INSERT … SELECT (s) | reference / copy |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
   for (const r of results) {
-    for (const c of r.copies) console.log(`| ${r.dialect} | ${fmt(c.size, 0)} | ${fmt(c.recipients, 0)} | ${fmt(c.seconds, 2)} | ${fmt(c.recipientsPerSecond, 0)} | ${c.serverCpuSeconds === null ? '–' : fmt(c.serverCpuSeconds, 1)} |`)
+    for (const c of r.copies) {
+      const raw = r.rawCopy?.size === c.size ? r.rawCopy : undefined
+      console.log(`| ${r.dialect} | ${fmt(c.size, 0)} | ${fmt(c.recipients, 0)} | ${fmt(c.seconds, 2)} | ${fmt(c.recipientsPerSecond, 0)} | ${c.serverCpuSeconds === null ? '–' : fmt(c.serverCpuSeconds, 1)} | ${raw ? fmt(raw.seconds, 2) : '–'} | ${raw ? fmt(raw.seconds / c.seconds, 2) : '–'} |`)
+    }
   }
-  console.log('\n| database | request | p50 (ms) | p90 (ms) | p99 (ms) | req/s |')
-  console.log('|---|---|---:|---:|---:|---:|')
+  console.log('\n| database | request | p50 (ms) | p90 (ms) | p99 (ms) | req/s | p50 / p50 of the smallest |')
+  console.log('|---|---|---:|---:|---:|---:|---:|')
   for (const r of results) {
-    if (r.read) {
-      const s = r.read.sequential
-      const a = r.read.autocannon
-      console.log(`| ${r.dialect} | GET /campaigns/{id}, ${fmt(r.read.messages, 0)} messages (sequential, ${s.requests}) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} |`)
-      console.log(`| ${r.dialect} | the same (autocannon, ${a.connections} connections) | ${a.p50Ms} | – | ${a.p99Ms} | ${fmt(a.reqPerSec, 0)} |`)
+    const smallest = r.reads[0]
+    for (const read of r.reads) {
+      const s = read.sequential
+      console.log(`| ${r.dialect} | GET /campaigns/{id}, ${fmt(read.messages, 0)} messages (sequential, ${s.requests}) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} | ${smallest ? fmt(s.p50Ms / smallest.sequential.p50Ms, 2) : '–'} |`)
+      const a = read.autocannon
+      if (a) console.log(`| ${r.dialect} | the same (autocannon, ${a.connections} connections) | ${a.p50Ms} | – | ${a.p99Ms} | ${fmt(a.reqPerSec, 0)} | |`)
     }
     if (r.sending) {
       const s = r.sending.readWhileSending
-      console.log(`| ${r.dialect} | GET /campaigns/{id} while ${fmt(r.sending.messages, 0)} are sent (${fmt(r.sending.seconds, 1)} s; sequential, ${s.requests}) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} |`)
+      console.log(`| ${r.dialect} | GET /campaigns/{id} while ${fmt(r.sending.messages, 0)} are sent (${fmt(r.sending.seconds, 1)} s; sequential, ${s.requests}) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} | |`)
     }
   }
   console.log('')
   for (const r of results) {
     const loads = Object.entries(r.loadSeconds).map(([size, s]) => `${fmt(Number(size), 0)} in ${fmt(s, 1)} s`).join(', ')
-    console.log(`${r.dialect}: lists loaded (${loads}); server peak RSS ${r.serverPeakRssMiB === null ? '–' : fmt(r.serverPeakRssMiB, 0)} MiB`)
+    console.log(`${r.dialect}: load average ${fmt(r.load1AtStart, 1)} at the start; lists loaded (${loads}); server peak RSS ${r.serverPeakRssMiB === null ? '–' : fmt(r.serverPeakRssMiB, 0)} MiB`)
     if (r.profile) printProfile(r.dialect, r.profile, `the copy of ${fmt(Math.max(...SIZES), 0)}`)
   }
   printGoals(goals, environment, file)

@@ -6,10 +6,11 @@
 // for messages written before the migration. Both databases.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { DIALECTS, createTestDatabase } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { campaignSetup, createCampaign } from '../../helpers/campaigns.js'
+import { assertCountsMatchRows, keptCounts, recountedFromRows } from '../../helpers/campaign-counts.js'
 import { smsSetup } from '../../helpers/sms.js'
 import { viberSetup } from '../../helpers/viber.js'
 import { JobRunner } from '../../../src/dispatcher/jobs.js'
@@ -20,29 +21,10 @@ import * as messages from '../../../src/storage/repos/messages.js'
 import * as viberMessages from '../../../src/storage/repos/viber-messages.js'
 import { recordReceipts, recordSubmittedParts } from '../../../src/storage/repos/sms-parts.js'
 import { deleteSmsCampaign } from '../../../src/storage/repos/sms-campaigns.js'
-import { statusCountsOf } from '../../../src/storage/repos/message-stats.js'
 import { migrateToLatest, migrateUpTo } from '../../../src/storage/migrate.js'
 import type { Database } from '../../../src/storage/tables.js'
 
 const { MESSAGE_STATUS } = messages
-
-/** campaign/channel/status=messages,sent,opened,clicked,unsubscribed for every key with messages, from the rows. */
-async function recounted(db: Kysely<Database>): Promise<string[]> {
-  const { rows } = await sql<Record<string, number | string>>`
-    select campaign_id, channel, status, count(*) as m, count(sent_at) as s, count(opened_at) as o, count(clicked_at) as c, count(unsubscribed_at) as u
-    from messages group by campaign_id, channel, status`.execute(db)
-  return rows.map((r) => `${r.campaign_id}/${r.channel}/${r.status}=${r.m},${r.s},${r.o},${r.c},${r.u}`).sort()
-}
-
-/** The same from campaign_counts, as every reader sums it. */
-async function kept(db: Kysely<Database>): Promise<string[]> {
-  const campaigns = (await db.selectFrom('campaigns').select('id').execute()).map((r) => Number(r.id))
-  const out: string[] = []
-  for (const [id, counts] of await statusCountsOf(db, campaigns)) {
-    for (const c of counts) out.push(`${id}/${c.channel}/${c.status}=${c.messages},${c.sent},${c.opened},${c.clicked},${c.unsubscribed}`)
-  }
-  return out.sort()
-}
 
 for (const dialect of DIALECTS) {
   describe(`campaign counts on ${dialect}`, () => {
@@ -54,7 +36,7 @@ for (const dialect of DIALECTS) {
     })
     after(() => t.close())
 
-    const check = async (step: string) => assert.deepEqual(await kept(db), await recounted(db), step)
+    const check = (step: string) => assertCountsMatchRows(db, step)
     let claims = 0
     /** Claims the channel's due messages (at most `limit`) for a new lease. */
     const claim = async (channel: 'email' | 'sms' | 'viber', limit = 100) => {
@@ -225,8 +207,8 @@ for (const dialect of DIALECTS) {
         const row = (i: number, status: number, times: Partial<Record<'sent_at' | 'opened_at' | 'clicked_at', number>>) => ({ campaign_id: campaign.id, account_id: account.id, address: `r${i}@example.com`, status, updated_at: now, ...times })
         await db.insertInto('messages').values([row(1, 2, { sent_at: now }), row(2, 3, { sent_at: now, opened_at: now }), row(3, 4, { sent_at: now, opened_at: now, clicked_at: now }), row(4, 13, {}), row(5, 2, { sent_at: now })]).execute()
         await migrateToLatest(db as never)
-        assert.deepEqual(await kept(db), await recounted(db))
-        assert.equal((await kept(db)).length, 4)
+        assert.deepEqual(await keptCounts(db), await recountedFromRows(db))
+        assert.equal((await keptCounts(db)).length, 4)
       } finally {
         await database.drop()
       }
