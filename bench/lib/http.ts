@@ -21,13 +21,13 @@ export interface LatencySummary {
 /**
  * GETs `paths()` one after the other on one keep-alive connection, `warmup` times untimed, then `count`
  * times timed (from writing the request to the last byte of the answer), or fewer when the timed requests
- * take longer than `maxSeconds`. Every answer must be a 200.
+ * take longer than `maxSeconds`. Every answer must be a 200, and pass `check` when one is given.
  */
 export async function timeSequentialGets(
   base: string,
   headers: Record<string, string>,
   paths: () => string,
-  options: { count: number; warmup: number; maxSeconds?: number },
+  options: { count: number; warmup: number; maxSeconds?: number; check?: (body: string) => void },
 ): Promise<LatencySummary> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const { hostname, port } = new URL(base)
@@ -40,7 +40,14 @@ export async function timeSequentialGets(
         res.on('end', () => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6
           if (res.statusCode !== 200) reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))
-          else resolve(ms)
+          else {
+            try {
+              options.check?.(Buffer.concat(chunks).toString())
+              resolve(ms)
+            } catch (err) {
+              reject(err as Error)
+            }
+          }
         })
       })
       req.on('error', reject)
