@@ -2,8 +2,10 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
+import { finished } from 'node:stream/promises'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { from as copyFromStdin } from 'pg-copy-streams'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf } from './dialect.js'
 
@@ -144,7 +146,11 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
       let wrapper = wrappers.get(client)
       if (!wrapper) {
         // Kysely passes a cursor only when the dialect is given one (streaming); this one is not.
-        const query = (text: string, parameters: readonly unknown[]) => client.query(text, [...parameters]).catch(rethrowFromDatabase)
+        const query = (text: string, parameters: readonly unknown[]) => {
+          const data = parameters[0]
+          const run = data instanceof CopyData ? data.copyOn(client, text) : client.query(text, [...parameters])
+          return run.catch(rethrowFromDatabase)
+        }
         wrapper = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
         wrappers.set(client, wrapper)
       }
@@ -152,6 +158,29 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   }
+}
+
+/** The rows of a `COPY … FROM STDIN`, as COPY text (storage/copy-text.ts); only copyFrom makes one. */
+class CopyData {
+  constructor(readonly text: string) {}
+
+  /** Runs `statement` on `client`, sending the rows; answers as a query does, with the rows copied. */
+  async copyOn(client: pg.PoolClient, statement: string): Promise<{ command: string; rows: [] }> {
+    const stream = client.query(copyFromStdin(statement))
+    stream.end(this.text)
+    await finished(stream)
+    return { command: 'COPY', rows: [] }
+  }
+}
+
+/**
+ * Runs `statement` (`copy … from stdin`) on the connection of `db`, a transaction's when it is one, sending
+ * `rows` (COPY text format). PostgreSQL only: the bulk path of repos/contact-upserts.ts. Kysely has no COPY, so
+ * the rows travel as the one parameter of a query that the pool wrapper below recognises by its class (no
+ * value read from a request can be a CopyData).
+ */
+export async function copyFrom(db: Kysely<Database>, statement: string, rows: string): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw(statement, [new CopyData(rows)]))
 }
 
 /** True when the error is a unique-constraint violation on either database. */
