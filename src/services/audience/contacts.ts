@@ -115,6 +115,16 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
   })
 }
 
+/**
+ * The variable types contacts are prepared against before addContacts (api/routes/add-contacts-body.ts), or
+ * undefined when the list is not a live list of the account (addContacts then answers why).
+ */
+export async function variableTypesForAdding(deps: Deps, accountId: number, bookId: number): Promise<Map<string, string> | undefined> {
+  const book = await booksRepo.findBook(deps.db, accountId, bookId)
+  if (!book || book.status === booksRepo.BOOK_STATUS.deleted) return undefined
+  return new Map((await booksRepo.listBookVariables(deps.db, bookId)).map((v) => [v.name, v.type]))
+}
+
 /** The batch without the contacts at these addresses. */
 function withoutAddresses(batch: PreparedColumns, addresses: ReadonlySet<string>): PreparedColumns {
   const kept: PreparedColumns = { ...batch, emails: [], phones: [], variables: [] }
