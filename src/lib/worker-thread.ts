@@ -60,20 +60,22 @@ export class WorkerThread<In, Out> {
     clearTimeout(this.idleTimer)
     const job = (this.running = this.waiting.shift()!)
     try {
-      this.current().postMessage(job.input, [...job.transfer])
+      const worker = this.current()
+      // A job in flight keeps the process alive; an idle worker does not.
+      worker.ref()
+      worker.postMessage(job.input, [...job.transfer])
     } catch (err) {
       // An input that cannot be cloned: this job fails, the next one goes.
       this.running = undefined
       job.reject(err instanceof Error ? err : new Error(String(err)))
-      this.next()
+      if (this.waiting.length > 0) this.next()
+      else this.idle()
     }
   }
 
   private current(): Worker {
     if (this.worker) return this.worker
     const worker = startWorker(this.script, { resourceLimits: this.resourceLimits })
-    // Never keeps the process alive: a server that closes does not wait for it.
-    worker.unref()
     worker.on('message', (answer: Answer<Out>) => this.settle(worker, answer))
     worker.on('error', (err) => this.died(worker, err))
     worker.on('exit', (code) => this.died(worker, new Error(`exit code ${code}`)))
@@ -87,7 +89,12 @@ export class WorkerThread<In, Out> {
     if ('value' in answer) job.resolve(answer.value)
     else job.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name }))
     if (this.waiting.length > 0) this.next()
-    else this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref()
+    else this.idle()
+  }
+
+  private idle(): void {
+    this.worker?.unref()
+    this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref()
   }
 
   private died(worker: Worker, cause: unknown): void {
