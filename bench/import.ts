@@ -2,7 +2,8 @@
 // number, signup date) into one list, on SQLite and on PostgreSQL, three ways:
 //
 // 1. api — POST /addressbooks/{id}/emails with BENCH_IMPORT_BATCH (10,000) contacts per request and
-//    BENCH_IMPORT_CONCURRENCY (2) requests in flight, against `node bin/tidings.js serve` in a child process;
+//    BENCH_IMPORT_CONCURRENCY (2) requests in flight (the bodies made before the clock starts), against
+//    `node bin/tidings.js serve` in a child process;
 //    the server's peak RSS is read from /proc/<pid>/status (VmHWM) at the end.
 // 2. cli — `node bin/tidings.js import` of the same contacts as a CSV file (generated once in a temporary
 //    directory), into a fresh database of the same kind; its peak RSS comes from `/usr/bin/time -v` when that
@@ -27,7 +28,7 @@ import { from as copyFrom } from 'pg-copy-streams'
 import { copyRow } from '../src/storage/copy-text.js'
 import { fmt, machine, positiveNumber, ROOT, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, profileArgs } from './lib/processes.js'
-import { benchContact, postContacts, writeContactsCsv } from './lib/contacts.js'
+import { addEmailsBodies, benchContact, postBodies, writeContactsCsv } from './lib/contacts.js'
 import {
   authorization,
   createAccount,
@@ -97,17 +98,33 @@ async function importThroughApi(dialect: Dialect): Promise<Measurement> {
     const headers = await authorization(server.base, createAccount(database))
     const list = await createList(server.base, headers, 'import')
     const rssBefore = peakRssMiB(server.child.process.pid!)
+    // Made before the clock starts, as the raw rows are: on 2 cores, making them meanwhile took CPU from the server.
+    const bodies = addEmailsBodies({ from: 0, to: CONTACTS, batch: BATCH })
     console.log(`${dialect} api: importing …`)
+    const pid = server.child.process.pid!
+    const cpuBefore = { all: cpuSeconds(pid), main: cpuSeconds(pid, pid) }
     const started = performance.now()
-    const requests = await postContacts(server.base, headers, list, { from: 0, to: CONTACTS, batch: BATCH, concurrency: CONCURRENCY })
+    const requests = await postBodies(server.base, headers, list, bodies, CONCURRENCY)
     const seconds = (performance.now() - started) / 1000
-    const peak = peakRssMiB(server.child.process.pid!)
+    const cpu = { all: cpuSeconds(pid) - cpuBefore.all, main: cpuSeconds(pid, pid) - cpuBefore.main }
+    const peak = peakRssMiB(pid)
     await expectListSize(server.base, headers, list, CONTACTS)
-    return measurement(dialect, 'api', seconds, peak, { requests, batch: BATCH, concurrency: CONCURRENCY, serverRssBeforeMiB: rssBefore })
+    console.log(`  server CPU ${fmt(cpu.all, 1)} s (${fmt((cpu.all * 1e6) / CONTACTS, 1)} µs a contact), its main thread ${fmt(cpu.main, 1)} s (${fmt((cpu.main * 1e6) / CONTACTS, 1)} µs)`)
+    return measurement(dialect, 'api', seconds, peak, { requests, batch: BATCH, concurrency: CONCURRENCY, serverRssBeforeMiB: rssBefore, serverCpuSeconds: cpu.all, mainThreadCpuSeconds: cpu.main })
   } finally {
     await server.stop()
     await database.drop()
   }
+}
+
+/**
+ * CPU seconds (user + system) of a process, all its threads, or of one thread (`tid`; the main thread's is the
+ * pid): what each costs whatever else the machine runs, where the wall clock counts waiting for a core too.
+ */
+function cpuSeconds(pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100 // utime, stime in clock ticks of 1/100 s
 }
 
 // ---- 2. through the CLI importer ------------------------------------------------------------------------
@@ -209,9 +226,12 @@ function insertRawSqlite(database: BenchDatabase, rows: RawRows): number {
       `insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at) values (?, ?, ?, 1, null, ?, 'import', ?, ?)`,
     )
     const started = performance.now()
+    const cpu = process.cpuUsage()
     db.transaction(() => {
       for (let i = 0; i < rows.emails.length; i++) insert.run(rows.accountId, list, rows.emails[i], rows.variables[i], now, now)
     })()
+    const used = process.cpuUsage(cpu)
+    console.log(`  CPU ${fmt((used.user + used.system) / 1e6, 1)} s (${fmt((used.user + used.system) / rows.emails.length, 1)} µs a row)`)
     return (performance.now() - started) / 1000
   } finally {
     db.close()
