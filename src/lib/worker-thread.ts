@@ -112,9 +112,23 @@ export class WorkerThread<In, Out> {
  * does not run `--import` hooks in workers. The built server runs the compiled script directly.
  */
 function startWorker(script: URL, options: WorkerOptions): Worker {
-  if (!script.pathname.endsWith('.ts')) return new Worker(script, options)
+  if (!script.pathname.endsWith('.ts')) return new Worker(script, { ...options, execArgv: workerExecArgv() })
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}) })`
   return new Worker(boot, { ...options, eval: true })
+}
+
+/**
+ * The process's options less a CPU profile's file name (`node --cpu-prof --cpu-prof-name …`, BENCH_PROFILE=1):
+ * the worker would write its profile under that name over the main thread's; unnamed, it gets its own.
+ */
+function workerExecArgv(): string[] {
+  const options: string[] = []
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const option = process.execArgv[i]!
+    if (option === '--cpu-prof-name') i++
+    else if (!option.startsWith('--cpu-prof-name=')) options.push(option)
+  }
+  return options
 }
 
 /**
