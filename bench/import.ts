@@ -155,11 +155,15 @@ async function importThroughCli(dialect: Dialect, csv: string, dir: string): Pro
     const seconds = (performance.now() - started) / 1000
     const summary = JSON.parse(stdout) as { added: number; invalid: number; seconds: number }
     if (summary.added !== CONTACTS || summary.invalid !== 0) throw new Error(`import summary: ${stdout}`)
-    const timed = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(readFileSync(timeFile, 'utf8')) : null
+    const timeReport = useTime ? readFileSync(timeFile, 'utf8') : ''
+    const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(timeReport)
     const peak = timed ? Number(timed[1]) / 1024 : polledPeakMiB
+    const cpu = ['User', 'System'].reduce((sum, kind) => sum + Number(new RegExp(`${kind} time \\(seconds\\): ([\\d.]+)`).exec(timeReport)?.[1] ?? NaN), 0)
+    if (useTime) console.log(`  CLI CPU ${fmt(cpu, 1)} s (${fmt((cpu * 1e6) / CONTACTS, 1)} µs a contact, start-up included)`)
     return measurement(dialect, 'cli', seconds, peak, {
       importerSeconds: summary.seconds,
       peakRssSource: timed ? '/usr/bin/time -v' : 'VmHWM polled every 100 ms',
+      cpuSeconds: useTime ? cpu : null,
       csvMiB: statSync(csv).size / 2 ** 20,
     })
   } finally {
@@ -261,12 +265,18 @@ async function insertRawPostgres(database: BenchDatabase, rows: RawRows): Promis
       }
       chunks.push(Buffer.from(text))
     }
+    const backend = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid
+    const backendCpu = existsSync(`/proc/${backend}/stat`) ? () => cpuSeconds(backend) : () => NaN // a local server only
+    const cpuBefore = backendCpu()
     const started = performance.now()
     await client.query('begin')
     const copy = client.query(copyFrom('copy contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at) from stdin'))
     await pipeline(Readable.from(chunks), copy)
     await client.query('commit')
-    return (performance.now() - started) / 1000
+    const seconds = (performance.now() - started) / 1000
+    const cpu = backendCpu() - cpuBefore
+    if (!Number.isNaN(cpu)) console.log(`  PostgreSQL backend CPU ${fmt(cpu, 1)} s (${fmt((cpu * 1e6) / rows.emails.length, 1)} µs a row)`)
+    return seconds
   } finally {
     await client.end()
   }
