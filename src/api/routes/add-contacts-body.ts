@@ -31,10 +31,28 @@ const preparer = new WorkerThread<BodyJob, PreparedBody>(
 /** The items of the bodies prepared here, by the opaque item standing for them. */
 const preparedItems = new WeakMap<object, ContactItems>()
 
+/**
+ * The variable types each list had when contacts were last added to it, by account and list. Reading them
+ * from the database would wait, on SQLite, for the transaction of the request before (it holds the one
+ * connection), and the worker would sit idle meanwhile. They are only a guess: addContacts compares them with
+ * the types in its transaction and prepares the contacts again when they differ. Entries are made for lists
+ * the database said were the account's; at most MAX_TYPES_SEEN of them per database.
+ */
+const typesSeen = new WeakMap<Deps['db'], Map<string, ReadonlyMap<string, string>>>()
+const MAX_TYPES_SEEN = 1000
+
 /** Replaces the JSON parser of the routes of `app` (an encapsulated context holding the add route alone). */
 export function prepareContactBodiesOffThread(app: FastifyInstance, deps: Deps): void {
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer) => readBody(deps, request, body as Buffer))
+}
+
+/** Remembers the list's variable types after contacts were added to it (the answer of addContacts). */
+export function rememberVariableTypes(deps: Deps, accountId: number, bookId: number, types: ReadonlyMap<string, string>): void {
+  let seen = typesSeen.get(deps.db)
+  if (!seen) typesSeen.set(deps.db, (seen = new Map()))
+  if (seen.size >= MAX_TYPES_SEEN) seen.clear()
+  seen.set(`${accountId}:${bookId}`, types)
 }
 
 /** The contacts an add request gives: prepared already when its body came through the worker. */
@@ -43,10 +61,18 @@ export function contactItemsOf(emails: readonly unknown[]): ContactItems {
   return (typeof only === 'object' && only !== null && preparedItems.get(only)) || emails
 }
 
+async function typesOf(deps: Deps, accountId: number, bookId: number): Promise<ReadonlyMap<string, string> | undefined> {
+  const seen = typesSeen.get(deps.db)?.get(`${accountId}:${bookId}`)
+  if (seen) return seen
+  const types = await variableTypesForAdding(deps, accountId, bookId)
+  if (types) rememberVariableTypes(deps, accountId, bookId, types)
+  return types
+}
+
 async function readBody(deps: Deps, request: FastifyRequest, body: Buffer): Promise<unknown> {
   if (body.length < WORKER_MIN_BYTES) return parseJsonBody(body)
   const bookId = Number((request.params as { id?: unknown }).id)
-  const types = Number.isSafeInteger(bookId) && bookId > 0 ? await variableTypesForAdding(deps, request.accountId, bookId) : undefined
+  const types = Number.isSafeInteger(bookId) && bookId > 0 ? await typesOf(deps, request.accountId, bookId) : undefined
   if (!types) return parseJsonBody(body) // the route answers 404 or 422 after parsing, as it always did
   const answer = await preparer.run({ body, types: [...types] }).catch((err: unknown) => {
     if (err instanceof WorkerDied && err.code === 'ERR_WORKER_OUT_OF_MEMORY') {

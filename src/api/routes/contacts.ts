@@ -8,7 +8,7 @@ import type { Deps } from '../../services/types.js'
 import { IdParams, PageQuery, ResultTrue, responses, toPage } from '../schemas/common.js'
 import * as S from '../schemas/contacts.js'
 import { phoneAsNumber, statusExplain, toListedEmail } from '../wire/contact.js'
-import { contactItemsOf, prepareContactBodiesOffThread } from './add-contacts-body.js'
+import { contactItemsOf, prepareContactBodiesOffThread, rememberVariableTypes } from './add-contacts-body.js'
 
 const MAX_PAGE = 100
 /** Searches answer every match up to this many; limit and offset page beyond it. */
@@ -32,6 +32,7 @@ export function contactRoutes(deps: Deps) {
           const { emails, tags: tagIds, confirmation, sender_email: senderEmail, message_lang: lang, template_id: templateId } = request.body
           const doubleOptIn = confirmation === undefined ? undefined : { confirmation, senderEmail, lang, templateId }
           const summary = await contacts.addContacts(deps, request.accountId, request.params.id, contactItemsOf(emails), { source: 'api', doubleOptIn, tagIds })
+          rememberVariableTypes(deps, request.accountId, request.params.id, summary.variableTypes)
           // Skipped addresses are reported without changing the answer SDKs compare with {result: true}.
           const skipped = [...summary.rejected.map((r) => r.reason), ...summary.blacklisted.map((e) => `${e} is on the blacklist`)]
           return skipped.length > 0 ? { result: true, invalid_emails: skipped } : { result: true }

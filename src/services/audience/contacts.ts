@@ -59,6 +59,8 @@ export interface AddSummary {
   rejected: Rejected[]
   /** Addresses on the account's blacklist: never added, since nothing may be sent to them. */
   blacklisted: string[]
+  /** The list's variables once these contacts are stored: name → type. */
+  variableTypes: ReadonlyMap<string, string>
 }
 
 const emailNotFound = () => new AppError('invalid', 'Email address not found', { publishedCode: 502 })
@@ -111,7 +113,8 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
       )
       await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, template: optIn.template, contacts: awaiting })
     }
-    return { added: stored.added, updated: accepted.emails.length - stored.added, rejected: batch.rejected, blacklisted: [...blacklisted] }
+    for (const v of batch.newVariables) types.set(v.name, v.type)
+    return { added: stored.added, updated: accepted.emails.length - stored.added, rejected: batch.rejected, blacklisted: [...blacklisted], variableTypes: types }
   })
 }
 

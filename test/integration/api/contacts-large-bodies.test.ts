@@ -96,6 +96,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await snapshotDatabase(t.deps), before)
     })
 
+    it('prepares the contacts again when the list gained a variable since its last import', async () => {
+      const id = await newBook('Gained')
+      assert.deepEqual((await add(id, { emails: contacts(LARGE, 'gained') })).json(), { result: true })
+      // Declared by another route: the add route's last view of the list has no `score`.
+      const set = await t.call(account, { method: 'POST', url: `/addressbooks/${id}/emails/variable`, payload: { email: 'gained0@example.com', variables: { score: 5 } } })
+      assert.equal(set.statusCode, 200, set.body)
+      const next = contacts(LARGE, 'later').map((c, i) => ({ ...c, variables: { ...c.variables, score: i === 0 ? 'high' : i } }))
+      const res = await add(id, { emails: next })
+      assert.equal(res.statusCode, 422, res.body)
+      assert.match(res.json<{ message: string }>().message, /Variable "score" is of type number/)
+    })
+
     it('refuses unreadable large bodies with the same 400 as small ones', async () => {
       const id = await newBook('Unreadable')
       const padding = 'x'.repeat(70 * 1024)
