@@ -1,9 +1,11 @@
 // Opens the database named by DATABASE_URL: SQLite (default, WAL) or PostgreSQL, both behind Kysely.
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { finished } from 'node:stream/promises'
 import type SQLite from 'better-sqlite3'
 import type pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import type * as PgCopyStreams from 'pg-copy-streams'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf } from './dialect.js'
 import { lazyRequire } from '../lib/lazy-require.js'
@@ -11,6 +13,7 @@ import { lazyRequire } from '../lib/lazy-require.js'
 // A process loads the driver of its own database only (pg alone is ~15 MB of RSS with the undici it loads).
 const sqliteDriver = lazyRequire<typeof SQLite>('better-sqlite3')
 const pgDriver = lazyRequire<typeof pg>('pg')
+const pgCopyStreams = lazyRequire<typeof PgCopyStreams>('pg-copy-streams')
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -149,7 +152,11 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
       let wrapper = wrappers.get(client)
       if (!wrapper) {
         // Kysely passes a cursor only when the dialect is given one (streaming); this one is not.
-        const query = (text: string, parameters: readonly unknown[]) => client.query(text, [...parameters]).catch(rethrowFromDatabase)
+        const query = (text: string, parameters: readonly unknown[]) => {
+          const data = parameters[0]
+          const run = data instanceof CopyData ? data.copyOn(client, text) : client.query(text, [...parameters])
+          return run.catch(rethrowFromDatabase)
+        }
         wrapper = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
         wrappers.set(client, wrapper)
       }
@@ -157,6 +164,29 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   }
+}
+
+/** The rows of a `COPY … FROM STDIN`, as COPY text (storage/copy-text.ts); only copyFrom makes one. */
+class CopyData {
+  constructor(readonly text: string) {}
+
+  /** Runs `statement` on `client`, sending the rows; answers as a query does, with the rows copied. */
+  async copyOn(client: pg.PoolClient, statement: string): Promise<{ command: string; rows: [] }> {
+    const stream = client.query(pgCopyStreams().from(statement))
+    stream.end(this.text)
+    await finished(stream)
+    return { command: 'COPY', rows: [] }
+  }
+}
+
+/**
+ * Runs `statement` (`copy … from stdin`) on the connection of `db`, a transaction's when it is one, sending
+ * `rows` (COPY text format). PostgreSQL only: the bulk path of repos/contact-upserts.ts. Kysely has no COPY, so
+ * the rows travel as the one parameter of a query that the pool wrapper below recognises by its class (no
+ * value read from a request can be a CopyData).
+ */
+export async function copyFrom(db: Kysely<Database>, statement: string, rows: string): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw(statement, [new CopyData(rows)]))
 }
 
 /** True when the error is a unique-constraint violation on either database. */

@@ -62,11 +62,19 @@ export interface ContactEventSource {
 }
 
 /** Events about contacts of the account's lists; the list names are read in the same transaction. */
-export async function recordContactEvents(db: Kysely<Database>, action: 'new_emails' | 'delete' | 'unsubscribe', accountId: number, contacts: readonly ContactEventSource[], now: number): Promise<void> {
-  if (contacts.length === 0) return
+/** `contacts` may be a function giving them, called only when a webhook subscribes to the action (imports add 10,000 at a time). */
+export async function recordContactEvents(
+  db: Kysely<Database>,
+  action: 'new_emails' | 'delete' | 'unsubscribe',
+  accountId: number,
+  contacts: readonly ContactEventSource[] | (() => readonly ContactEventSource[]),
+  now: number,
+): Promise<void> {
+  if (typeof contacts !== 'function' && contacts.length === 0) return
   const payloads = async () => {
-    const names = await bookNames(db, contacts.map((c) => c.bookId))
-    return contacts.map((c) => ({
+    const sources = typeof contacts === 'function' ? contacts() : contacts
+    const names = await bookNames(db, sources.map((c) => c.bookId))
+    return sources.map((c) => ({
       event: action,
       timestamp: Math.floor(now / 1000),
       email: c.email,
