@@ -1,5 +1,7 @@
 // `npm run bench:api`: throughput and latency of GET /addressbooks/{id} (bearer check + book lookup + counts)
-// on SQLite and on PostgreSQL, against a bare Fastify 5 route serving the same JSON as a constant.
+// on SQLite and on PostgreSQL, against a bare Fastify 5 route serving the same JSON as a constant; and of the
+// tracking hits of a sent campaign (GET of open pixels and click redirects with valid tokens, each request to
+// another message) against bare Fastify routes answering the same bytes (bench/lib/tracking-hits.ts).
 //
 // Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, LOG_LEVEL=warn;
 // the bare route through `node --input-type=module`), so autocannon, which runs in this process, does not share
@@ -7,13 +9,20 @@
 //
 // Environment: BENCH_DURATION (seconds per target, default 20), BENCH_WARMUP (seconds, default 3, not counted),
 // BENCH_CONNECTIONS (default 50), BENCH_TARGETS (comma list of sqlite,postgres,bare; default all three),
+// BENCH_PATHS (comma list of addressbook,pixel,click; default all three), BENCH_TRACKING_MESSAGES (messages of the
+// tracked campaign, default 20000),
 // BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default warn), BENCH_PROFILE=1 (run the servers with
 // --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
 // BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
 // create databases; without it an embedded PostgreSQL is started).
 import { autocannon } from './lib/autocannon.js'
-import { fmt, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
+import { fmt, listFromEnv, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, PROFILE, profileArgs, startChild, waitFor } from './lib/processes.js'
+import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
+import { json } from './lib/http.js'
+import { BARE_TRACKING_SERVER, loadHits, type HitKind, type HitLoad } from './lib/tracking-hits.js'
+import { captureSendingEnv, sendTrackedCampaign, type TrackedMessage } from './lib/sent-campaign.js'
+import { run } from './lib/processes.js'
 import {
   authorization,
   createAccount,
@@ -22,6 +31,7 @@ import {
   postgresSource,
   startServer,
   stopEmbeddedPostgres,
+  type BenchAccount,
   type TidingsServer,
 } from './lib/tidings.js'
 import { freePort } from '../test/helpers/postgres.js'
@@ -38,9 +48,19 @@ const LABELS: Record<TargetName, string> = {
   postgres: 'Tidings, PostgreSQL',
   bare: 'bare Fastify 5 (no auth, no DB)',
 }
+type PathName = 'addressbook' | HitKind
+const PATHS = listFromEnv<PathName>('BENCH_PATHS', ['addressbook', 'pixel', 'click'], ['addressbook', 'pixel', 'click'])
+const HIT_KINDS = PATHS.filter((p): p is HitKind => p !== 'addressbook')
+const PATH_LABELS: Record<PathName, string> = {
+  addressbook: 'GET /addressbooks/{id}',
+  pixel: 'GET /t/{token}/open.gif',
+  click: 'GET /t/{token}/c/0',
+}
+const TRACKING_MESSAGES = Math.max(1, Math.floor(positiveNumber('BENCH_TRACKING_MESSAGES', 20_000)))
 
 interface Measurement {
   target: TargetName
+  path: PathName
   label: string
   url: string
   reqPerSec: number
@@ -55,6 +75,8 @@ interface Measurement {
   mismatches: number
   statusCodes: Record<string, number>
   durationSeconds: number
+  /** Tracking hits: the CPU profile of the server over the load (BENCH_PROFILE=1). */
+  profile?: ProfileSummary
 }
 
 async function main(): Promise<void> {
@@ -65,14 +87,20 @@ async function main(): Promise<void> {
   let body: string | undefined
   for (const target of ['sqlite', 'postgres'] as const) {
     if (!TARGETS.includes(target)) continue
-    const result = await benchTidings(target)
-    body ??= result.body
-    if (result.measurement) measured.push(result.measurement)
+    if (PATHS.includes('addressbook')) {
+      const result = await benchTidings(target)
+      body ??= result.body
+      if (result.measurement) measured.push(result.measurement)
+    }
+    if (HIT_KINDS.length > 0) measured.push(...(await benchTrackingHits(target)))
   }
   if (TARGETS.includes('bare')) {
-    // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
-    body ??= (await benchTidings('sqlite', { captureOnly: true })).body
-    measured.push(await benchBare(body))
+    if (PATHS.includes('addressbook')) {
+      // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
+      body ??= (await benchTidings('sqlite', { captureOnly: true })).body
+      measured.push(await benchBare(body))
+    }
+    if (HIT_KINDS.length > 0) measured.push(...(await benchBareTracking()))
   }
   await stopEmbeddedPostgres()
   report(measured, body)
@@ -101,6 +129,100 @@ async function benchTidings(
     await server?.stop()
     await database.drop()
   }
+}
+
+// ---- Tidings: tracking hits -----------------------------------------------------------------------------
+
+/**
+ * A campaign of TRACKING_MESSAGES messages sent into the capture channel by one server, then a fresh server (its
+ * profile holds the hits alone) loaded with each kind of hit. Stopped (a clean shutdown) and started once more,
+ * it must count every click answered and every message whose pixel or link was answered.
+ */
+async function benchTrackingHits(dialect: 'sqlite' | 'postgres'): Promise<Measurement[]> {
+  const created = await createBenchDatabase(dialect, LOG_LEVEL)
+  const database = { ...created, env: captureSendingEnv(created.env) }
+  let server: TidingsServer | undefined
+  try {
+    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'bench-tracking', '--balance', '1000000'], database.env)) as BenchAccount
+    server = await startServer(database, `tracking-setup-${dialect}`)
+    let started = performance.now()
+    const messages = await sendTrackedCampaign(database, account, server.base, await authorization(server.base, account), TRACKING_MESSAGES)
+    console.log(`${LABELS[dialect]}: a campaign of ${fmt(messages.length, 0)} messages sent and read back in ${fmt((performance.now() - started) / 1000, 1)} s`)
+    await server.stop()
+
+    const profileName = `tracking-${dialect}`
+    started = performance.now()
+    server = await startServer(database, profileName)
+    const loads: { kind: HitKind; load: HitLoad; window: { from: number; to: number }; measurement: Measurement }[] = []
+    for (const kind of HIT_KINDS) {
+      const from = (performance.now() - started) / 1000 + WARMUP
+      console.log(`measuring ${LABELS[dialect]}: ${PATH_LABELS[kind]}, ${fmt(messages.length, 0)} distinct tokens`)
+      const load = await loadHits({ base: server.base, kind, messages, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP })
+      loads.push({ kind, load, window: { from, to: (performance.now() - started) / 1000 }, measurement: hitMeasurement(dialect, kind, load) })
+    }
+    await server.stop()
+    server = await startServer(database, `tracking-check-${dialect}`)
+    await expectRecorded(server.base, await authorization(server.base, account), messages, loads)
+    for (const { kind, window, measurement } of loads) {
+      if (!PROFILE) continue
+      measurement.profile = summariseProfile(latestProfile(profileName), window)
+      printProfile(`${measurement.label}, ${PATH_LABELS[kind]}`, measurement.profile, 'the measured load')
+    }
+    return loads.map((l) => l.measurement)
+  } finally {
+    await server?.stop()
+    await database.drop()
+  }
+}
+
+/**
+ * After a clean shutdown every acknowledged hit is counted: the clicks of link 0 (GET /campaigns/{id}/referrals)
+ * lie between the clicks answered and the clicks sent, and each message whose pixel or link was answered is opened.
+ * Hits go round robin from the first message, so exactly the first min(N, answered) messages were hit.
+ */
+async function expectRecorded(base: string, headers: Record<string, string>, messages: readonly TrackedMessage[], loads: { kind: HitKind; load: HitLoad }[]): Promise<void> {
+  const campaigns = await json<{ id: number }[]>(`${base}/campaigns?limit=1`, { headers })
+  const id = campaigns[0]!.id
+  const of = (kind: HitKind) => loads.find((l) => l.kind === kind)?.load
+  const click = of('click')
+  if (click) {
+    const referrals = await json<{ count: number }[]>(`${base}/campaigns/${id}/referrals`, { headers })
+    const counted = referrals.reduce((n, r) => n + r.count, 0)
+    if (counted < click.answered || counted > click.built) throw new Error(`${counted} clicks counted; ${click.answered} were answered, ${click.built} sent`)
+  }
+  const detail = await json<{ statistics: { general: { code: number; count: number }[] } }>(`${base}/campaigns/${id}`, { headers })
+  const count = (code: number) => detail.statistics.general.find((g) => g.code === code)?.count ?? 0
+  const opened = count(3) + count(4)
+  const answered = Math.max(of('pixel')?.answered ?? 0, click?.answered ?? 0)
+  const sent = Math.max(of('pixel')?.built ?? 0, click?.built ?? 0)
+  if (opened < Math.min(messages.length, answered) || opened > Math.min(messages.length, sent)) {
+    throw new Error(`${opened} messages opened; ${answered} hits were answered, ${sent} sent (${messages.length} messages)`)
+  }
+  console.log(`  recorded after a clean shutdown: ${fmt(opened, 0)} messages opened${click ? `, clicks counted within [${click.answered}, ${click.built}]` : ''}`)
+}
+
+function hitMeasurement(target: TargetName, kind: HitKind, load: HitLoad): Measurement {
+  const m: Measurement = {
+    target,
+    path: kind,
+    label: LABELS[target],
+    url: PATH_LABELS[kind],
+    reqPerSec: load.reqPerSec,
+    latencyP50Ms: load.latency.p50,
+    latencyP99Ms: load.latency.p99,
+    latencyAvgMs: load.latency.average,
+    latencyMaxMs: load.latency.max,
+    totalRequests: load.totalRequests,
+    errors: load.errors,
+    timeouts: load.timeouts,
+    // 3xx is the right answer of a click: what counts is the check of every answer.
+    non2xx: 0,
+    mismatches: load.wrong,
+    statusCodes: load.statusCodes,
+    durationSeconds: load.durationSeconds,
+  }
+  console.log(`  ${fmt(m.reqPerSec, 0)} req/s, p50 ${fmt(m.latencyP50Ms, 2)} ms, p99 ${fmt(m.latencyP99Ms, 2)} ms, errors ${m.errors}, wrong answers ${load.wrong}${load.firstWrong ? ` (first: ${load.firstWrong})` : ''}`)
+  return m
 }
 
 // ---- bare Fastify reference ----------------------------------------------------------------------------
@@ -133,6 +255,29 @@ async function benchBare(body: string): Promise<Measurement> {
   }
 }
 
+/** The bare tracking routes, loaded as Tidings' are: the same paths (tokens of a campaign Tidings would send). */
+async function benchBareTracking(): Promise<Measurement[]> {
+  const port = await freePort()
+  const server = startChild('bare-fastify-tracking', 'node', [...profileArgs('bare-tracking'), '--input-type=module', '-e', BARE_TRACKING_SERVER], { ...process.env, BENCH_PORT: String(port) })
+  try {
+    const base = `http://127.0.0.1:${port}`
+    // Paths shaped like Tidings' tokens (base64url id, a dot, a 43-character MAC): the router does the same work.
+    const messages: TrackedMessage[] = Array.from({ length: TRACKING_MESSAGES }, (_, i) => {
+      const token = `${Buffer.from(String(i + 1)).toString('base64url')}.${'A'.repeat(43)}`
+      return { pixel: `/t/${token}/open.gif`, click: `/t/${token}/c/0` }
+    })
+    await waitFor(`${base}${messages[0]!.pixel}`, server)
+    const out: Measurement[] = []
+    for (const kind of HIT_KINDS) {
+      console.log(`measuring ${LABELS.bare}: ${PATH_LABELS[kind]}`)
+      out.push(hitMeasurement('bare', kind, await loadHits({ base, kind, messages, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP })))
+    }
+    return out
+  } finally {
+    await server.stop()
+  }
+}
+
 // ---- measuring and reporting ---------------------------------------------------------------------------
 
 async function measure(target: TargetName, url: string, headers: Record<string, string>, body: string): Promise<Measurement> {
@@ -141,6 +286,7 @@ async function measure(target: TargetName, url: string, headers: Record<string, 
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, expectBody: body })
   const m: Measurement = {
     target,
+    path: 'addressbook',
     label: LABELS[target],
     url,
     reqPerSec: r.requests.average,
@@ -161,28 +307,33 @@ async function measure(target: TargetName, url: string, headers: Record<string, 
 }
 
 function report(measured: Measurement[], body: string | undefined): void {
-  const bare = measured.find((m) => m.target === 'bare')
-  const rows = measured.map((m) => ({
-    ...m,
-    ratioToBare: bare ? {
-      reqPerSec: m.reqPerSec / bare.reqPerSec,
-      latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
-      latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
-    } : null,
-  }))
-  const sqlite = rows.find((m) => m.target === 'sqlite')
+  // Each path is compared with the bare route of the same path, measured in the same run.
+  const bareOf = (path: PathName) => measured.find((m) => m.target === 'bare' && m.path === path)
+  const rows = measured.map((m) => {
+    const bare = bareOf(m.path)
+    return {
+      ...m,
+      ratioToBare: bare ? {
+        reqPerSec: m.reqPerSec / bare.reqPerSec,
+        latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
+        latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
+      } : null,
+    }
+  })
+  const sqlite = rows.find((m) => m.target === 'sqlite' && m.path === 'addressbook')
   const goals = {
     sqliteThroughput: sqlite ? { goal: '>= 10000 req/s on SQLite', value: sqlite.reqPerSec, met: sqlite.reqPerSec >= 10_000 } : null,
     sqliteP99: sqlite ? { goal: 'p99 < 10 ms on SQLite', value: sqlite.latencyP99Ms, met: sqlite.latencyP99Ms < 10 } : null,
     ratio: rows
-      .filter((m) => m.target !== 'bare' && m.ratioToBare)
-      .map((m) => ({ goal: `${m.label}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
+      .filter((m) => m.target !== 'bare' && m.ratioToBare && (m.path === 'addressbook' || m.target === 'sqlite'))
+      .map((m) => ({ goal: `${m.label}, ${PATH_LABELS[m.path]}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
   }
   const environment = {
     ...machine(),
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
+    trackingMessages: HIT_KINDS.length > 0 ? TRACKING_MESSAGES : null,
     tidingsLogLevel: LOG_LEVEL,
     tidingsServer: 'node bin/tidings.js serve (compiled dist/)',
     postgres: TARGETS.includes('postgres') ? postgresSource() : null,
@@ -193,11 +344,11 @@ function report(measured: Measurement[], body: string | undefined): void {
 
   const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmt(v, 2)}×`)
   console.log('')
-  console.log(`| target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / mismatches | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare |`)
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`)
+  console.log(`| path | target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / wrong answers | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare |`)
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|`)
   for (const m of rows) {
     console.log(
-      `| ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} |`,
+      `| ${PATH_LABELS[m.path]} | ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} |`,
     )
   }
   console.log('')
