@@ -328,6 +328,19 @@ export async function countLinkClick(db: Kysely<Database>, campaignId: number, l
     .execute()
 }
 
+/** Clicks of a batch counted per link: one statement, keys in order so that two writers lock shared rows alike. */
+export async function countLinkClicks(db: Kysely<Database>, counts: readonly { campaignId: number; link: string; clicks: number }[]): Promise<void> {
+  if (counts.length === 0) return
+  const rows = [...counts]
+    .sort((a, b) => a.campaignId - b.campaignId || (a.link < b.link ? -1 : a.link > b.link ? 1 : 0))
+    .map((c) => ({ campaign_id: c.campaignId, link: c.link, clicks: c.clicks }))
+  await db
+    .insertInto('campaign_link_clicks')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['campaign_id', 'link']).doUpdateSet({ clicks: (eb) => eb('campaign_link_clicks.clicks', '+', eb.ref('excluded.clicks')) }))
+    .execute()
+}
+
 export async function linkClicks(db: Kysely<Database>, campaignId: number): Promise<{ link: string; clicks: number }[]> {
   const rows = await db.selectFrom('campaign_link_clicks').select(['link', 'clicks']).where('campaign_id', '=', campaignId).orderBy('clicks', 'desc').orderBy('link').execute()
   return rows.map((r) => ({ link: r.link, clicks: Number(r.clicks) }))
