@@ -1,7 +1,7 @@
 // Open-pixel and click hits gathered into batches (hits.ts answers and records one). The token is checked first,
-// at once: a forged or altered one is answered without waiting and never enters a batch. Hits that come while a
-// batch is being stored wait and go together into the next (at most MAX_BATCH), so under load each batch holds
-// the hits of every request in flight; on a quiet server a hit is a batch of one, stored at once.
+// at once: a forged or altered one is answered without waiting and never enters a batch. Hits that come while
+// batches are being stored wait and go together into the next (at most MAX_BATCH), so under load each batch holds
+// many requests in flight; on a quiet server a hit is a batch of one, stored at once.
 //
 // Durability: a hit is answered only once its batch is committed. An answered hit is never lost, whether the
 // server is stopped cleanly (close() waits for the batches still waiting) or killed; a hit that was not answered
@@ -20,6 +20,11 @@ const MAX_BATCH = 500
  * wait, so this bounds what a flood of valid tokens over thousands of connections can hold: 20 batches.
  */
 const MAX_WAITING = 10_000
+/**
+ * Batches stored at once. On PostgreSQL a batch mostly waits for the database (the server's thread was idle 75 %
+ * of the time with one at a time); on SQLite a batch runs to its end without waiting, so there is never a second.
+ */
+const MAX_IN_FLIGHT = 4
 /** How long a refused hit should wait before it comes again: a batch takes milliseconds. */
 const RETRY_AFTER_SECONDS = '1'
 
@@ -31,7 +36,8 @@ interface Waiting {
 
 export class TrackingHits {
   private readonly waiting: Waiting[] = []
-  private storing: Promise<void> | undefined
+  private readonly storing = new Set<Promise<void>>()
+  private starting = false
   private keys: readonly Buffer[] | undefined
   private readonly campaigns = new CampaignRows()
 
@@ -54,7 +60,7 @@ export class TrackingHits {
 
   /** Resolves once every hit taken is answered: the server closes only after its last requests are answered. */
   async close(): Promise<void> {
-    while (this.storing) await this.storing
+    while (this.storing.size > 0) await Promise.all(this.storing)
   }
 
   /**
@@ -72,18 +78,27 @@ export class TrackingHits {
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ hit, resolve, reject })
-      // setImmediate: the requests read in this turn of the event loop go into the first batch together.
-      this.storing ??= new Promise<void>((started) => setImmediate(started)).then(() => this.storeWaiting())
+      this.startBatch()
     })
   }
 
-  /** Stores what is waiting, batch after batch, until nothing is. */
-  private async storeWaiting(): Promise<void> {
-    try {
-      while (this.waiting.length > 0) await this.storeBatch(this.waiting.splice(0, MAX_BATCH))
-    } finally {
-      this.storing = undefined
-    }
+  /**
+   * Starts a batch of what is waiting, unless one is about to start or MAX_IN_FLIGHT are being stored (each that
+   * ends starts the next). setImmediate: the requests read in this turn of the event loop go in together.
+   */
+  private startBatch(): void {
+    if (this.starting || this.storing.size >= MAX_IN_FLIGHT || this.waiting.length === 0) return
+    this.starting = true
+    const stored: Promise<void> = new Promise<void>((started) => setImmediate(started))
+      .then(() => {
+        this.starting = false
+        return this.storeBatch(this.waiting.splice(0, MAX_BATCH))
+      })
+      .finally(() => {
+        this.storing.delete(stored)
+        this.startBatch()
+      })
+    this.storing.add(stored)
   }
 
   /**

@@ -129,8 +129,9 @@ async function record(deps: Deps, effects: readonly Effect[]): Promise<void> {
   await deps.db.transaction().execute(async (tx) => {
     const opened = await messagesRepo.markOpened(tx, opens)
     await messagesRepo.markClicked(tx, clicks)
-    await campaignsRepo.countLinkClicks(tx, [...linkClicks.values()])
     await recordMessageEventsInOrder(tx, events.filter((e) => e.openOf === undefined || opened.has(e.openOf)))
+    // Last: every click of a link waits for the row it locks (PostgreSQL) until this transaction ends.
+    await campaignsRepo.countLinkClicks(tx, [...linkClicks.values()])
   })
 }
 
