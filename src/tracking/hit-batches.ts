@@ -41,7 +41,10 @@ export class TrackingHits {
   private keys: readonly Buffer[] | undefined
   private readonly campaigns = new CampaignRows()
 
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly limits: { maxWaiting: number } = { maxWaiting: MAX_WAITING },
+  ) {}
 
   /** The pixel of the token's message was loaded from `ip`; false when the token names no message. */
   async open(token: string, ip: string): Promise<boolean> {
@@ -73,7 +76,7 @@ export class TrackingHits {
   }
 
   private take(hit: Hit): Promise<HitAnswer> {
-    if (this.waiting.length >= MAX_WAITING) {
+    if (this.waiting.length >= this.limits.maxWaiting) {
       return Promise.reject(new AppError('unavailable', 'Too many tracking hits at once, try again later', { headers: { 'retry-after': RETRY_AFTER_SECONDS } }))
     }
     return new Promise((resolve, reject) => {
