@@ -256,13 +256,18 @@ for (const dialect of DIALECTS) {
       const hits = new TrackingHits(t.deps, { maxWaiting: 2 })
       await hits.open('warm.up', '8.8.8.8')
       const release = await holdDatabase(t, dialect, first.id)
-      const taken = [hits.open(first.token, '8.8.8.8'), hits.click(second.token, 1)]
-      await assert.rejects(hits.click(third.token, 1), (err: { code?: string; headers?: Record<string, string> }) => err.code === 'unavailable' && err.headers?.['retry-after'] === '1')
-      let closed = false
-      const closing = hits.close().then(() => (closed = true))
-      await tick()
-      assert.equal(closed, false, 'close waits for the batch being stored')
-      await release()
+      let taken: Promise<unknown>[]
+      let closing: Promise<unknown>
+      try {
+        taken = [hits.open(first.token, '8.8.8.8'), hits.click(second.token, 1)]
+        await assert.rejects(hits.click(third.token, 1), (err: { code?: string; headers?: Record<string, string> }) => err.code === 'unavailable' && err.headers?.['retry-after'] === '1')
+        let closed = false
+        closing = hits.close().then(() => (closed = true))
+        await tick()
+        assert.equal(closed, false, 'close waits for the batch being stored')
+      } finally {
+        await release()
+      }
       await closing
       assert.deepEqual(await Promise.all(taken), [true, BLOG])
       assert.equal((await messageRow(t, first.id)).status, 3)
@@ -277,13 +282,18 @@ for (const dialect of DIALECTS) {
         const { messages } = await sendCampaign(t, setup)
         const base = await t.app.listen({ port: 0, host: '127.0.0.1' })
         const release = await holdDatabase(t, dialect, messages[0]!.id)
-        const answered = getOnce(`${base}/t/${messages[0]!.token}/open.gif`)
-        await tick()
-        let closed = false
-        const closing = t.app.close().then(() => (closed = true))
-        await tick()
-        assert.equal(closed, false, 'the server waits for the hit')
-        await release()
+        let answered: Promise<{ status: number; bytes: number }>
+        let closing: Promise<unknown>
+        try {
+          answered = getOnce(`${base}/t/${messages[0]!.token}/open.gif`)
+          await tick()
+          let closed = false
+          closing = t.app.close().then(() => (closed = true))
+          await tick()
+          assert.equal(closed, false, 'the server waits for the hit')
+        } finally {
+          await release()
+        }
         await closing
         assert.deepEqual(await answered, { status: 200, bytes: 42 })
         assert.equal((await messageRow(t, messages[0]!.id)).status, 3)
