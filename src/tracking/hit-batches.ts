@@ -16,8 +16,9 @@ import type { Deps } from '../services/types.js'
 /** Hits of one transaction at most: the messages of one `id in (…)` query, far below both databases' limits. */
 const MAX_BATCH = 500
 /**
- * Hits waiting at most; beyond, a hit is refused (503, not counted) rather than held. Only requests in flight
- * wait, so this bounds what a flood of valid tokens over thousands of connections can hold: 20 batches.
+ * Hits waiting for a batch at most; beyond, a hit is refused (503, not counted) rather than held. Only requests in
+ * flight wait (a forged token never does), so this bounds what a flood of valid tokens over thousands of
+ * connections can hold: 10,000 hits waiting and MAX_IN_FLIGHT × MAX_BATCH being stored, about 2 MB.
  */
 const MAX_WAITING = 10_000
 /**

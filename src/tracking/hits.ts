@@ -3,9 +3,9 @@
 // one transaction for the whole batch, in the order the hits came: a message's first open (with the reader's
 // country) or first click, the clicks per link of the campaign, and the events (API.md 6) `open` and `redirect`.
 //
-// One hit alone took a transaction of three to five statements, each query built by Kysely: 60 % of the server's
-// time at 2,000 hits a second (docs/benchmarks.md, "Tracking hits"). A batch reads its messages in one query and
-// writes with one statement per kind of change, whatever its size.
+// One hit alone took two reads and a transaction of one to four statements, each query built by Kysely: Kysely and
+// SQLite were 48 % of the server's time at 1,800 hits a second (docs/benchmarks.md, "Tracking hits"). A batch reads
+// its messages in one query and writes with one statement per kind of change, whatever its size.
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import { compileTemplate } from '../lib/render.js'
