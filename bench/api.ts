@@ -10,7 +10,8 @@
 // Environment: BENCH_DURATION (seconds per target, default 20), BENCH_WARMUP (seconds, default 3, not counted),
 // BENCH_CONNECTIONS (default 50), BENCH_TARGETS (comma list of sqlite,postgres,bare; default all three),
 // BENCH_PATHS (comma list of addressbook,pixel,click; default all three), BENCH_TRACKING_MESSAGES (messages of the
-// tracked campaign, default 20000),
+// tracked campaign, default 20000), BENCH_ROUNDS (tracking loads in that many rounds, alternating with the
+// reference's; default 3),
 // BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default warn), BENCH_PROFILE=1 (run the servers with
 // --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
 // BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
@@ -18,11 +19,9 @@
 import { autocannon } from './lib/autocannon.js'
 import { fmt, listFromEnv, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, PROFILE, profileArgs, startChild, waitFor } from './lib/processes.js'
-import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
-import { json } from './lib/http.js'
-import { BARE_TRACKING_SERVER, loadHits, type HitKind, type HitLoad } from './lib/tracking-hits.js'
-import { captureSendingEnv, sendTrackedCampaign, type TrackedMessage } from './lib/sent-campaign.js'
-import { run } from './lib/processes.js'
+import { printProfile, type ProfileSummary } from './lib/cpu-profile.js'
+import { loadInRounds, startBareTracking, type HitKind, type HitLoad } from './lib/tracking-hits.js'
+import { benchTrackingTarget, type TrackingResult } from './lib/tracking-target.js'
 import {
   authorization,
   createAccount,
@@ -31,7 +30,6 @@ import {
   postgresSource,
   startServer,
   stopEmbeddedPostgres,
-  type BenchAccount,
   type TidingsServer,
 } from './lib/tidings.js'
 import { freePort } from '../test/helpers/postgres.js'
@@ -57,6 +55,17 @@ const PATH_LABELS: Record<PathName, string> = {
   click: 'GET /t/{token}/c/0',
 }
 const TRACKING_MESSAGES = Math.max(1, Math.floor(positiveNumber('BENCH_TRACKING_MESSAGES', 20_000)))
+const ROUNDS = Math.max(1, Math.floor(positiveNumber('BENCH_ROUNDS', 3)))
+const TRACKING = {
+  count: TRACKING_MESSAGES,
+  kinds: HIT_KINDS,
+  logLevel: LOG_LEVEL,
+  profile: PROFILE,
+  rounds: ROUNDS,
+  roundSeconds: DURATION / ROUNDS,
+  warmup: WARMUP,
+  connections: CONNECTIONS,
+}
 
 interface Measurement {
   target: TargetName
@@ -75,6 +84,12 @@ interface Measurement {
   mismatches: number
   statusCodes: Record<string, number>
   durationSeconds: number
+  /** Tracking hits: req/s of each round (the figures above are their medians). */
+  rounds?: number[]
+  /** Tracking hits: the server's CPU time (all threads) per answer, in µs (the median of the rounds). */
+  serverCpuMicrosPerRequest?: number | null
+  /** Tracking hits, the reference: the database whose rounds it alternated with. */
+  alongside?: 'sqlite' | 'postgres'
   /** Tracking hits: the CPU profile of the server over the load (BENCH_PROFILE=1). */
   profile?: ProfileSummary
 }
@@ -85,22 +100,31 @@ async function main(): Promise<void> {
 
   const measured: Measurement[] = []
   let body: string | undefined
-  for (const target of ['sqlite', 'postgres'] as const) {
-    if (!TARGETS.includes(target)) continue
-    if (PATHS.includes('addressbook')) {
-      const result = await benchTidings(target)
-      body ??= result.body
-      if (result.measurement) measured.push(result.measurement)
+  // The tracking reference runs beside the Tidings servers: its rounds alternate with theirs.
+  const bareTracking = HIT_KINDS.length > 0 && TARGETS.includes('bare') ? await startBareTracking(TRACKING_MESSAGES) : undefined
+  try {
+    for (const target of ['sqlite', 'postgres'] as const) {
+      if (!TARGETS.includes(target)) continue
+      if (PATHS.includes('addressbook')) {
+        const result = await benchTidings(target)
+        body ??= result.body
+        if (result.measurement) measured.push(result.measurement)
+      }
+      if (HIT_KINDS.length > 0) measured.push(...trackingMeasurements(target, await benchTrackingTarget(target, { ...TRACKING, bare: bareTracking })))
     }
-    if (HIT_KINDS.length > 0) measured.push(...(await benchTrackingHits(target)))
-  }
-  if (TARGETS.includes('bare')) {
-    if (PATHS.includes('addressbook')) {
-      // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
-      body ??= (await benchTidings('sqlite', { captureOnly: true })).body
-      measured.push(await benchBare(body))
+    if (TARGETS.includes('bare')) {
+      if (PATHS.includes('addressbook')) {
+        // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
+        body ??= (await benchTidings('sqlite', { captureOnly: true })).body
+        measured.push(await benchBare(body))
+      }
+      // With no Tidings target, the reference alone.
+      if (bareTracking && !measured.some((m) => m.path !== 'addressbook')) {
+        for (const kind of HIT_KINDS) measured.push(hitMeasurement('bare', kind, (await loadInRounds(kind, { bare: bareTracking }, TRACKING)).bare!))
+      }
     }
-    if (HIT_KINDS.length > 0) measured.push(...(await benchBareTracking()))
+  } finally {
+    await bareTracking?.stop()
   }
   await stopEmbeddedPostgres()
   report(measured, body)
@@ -133,76 +157,20 @@ async function benchTidings(
 
 // ---- Tidings: tracking hits -----------------------------------------------------------------------------
 
-/**
- * A campaign of TRACKING_MESSAGES messages sent into the capture channel by one server, then a fresh server (its
- * profile holds the hits alone) loaded with each kind of hit. Stopped (a clean shutdown) and started once more,
- * it must count every click answered and every message whose pixel or link was answered.
- */
-async function benchTrackingHits(dialect: 'sqlite' | 'postgres'): Promise<Measurement[]> {
-  const created = await createBenchDatabase(dialect, LOG_LEVEL)
-  const database = { ...created, env: captureSendingEnv(created.env) }
-  let server: TidingsServer | undefined
-  try {
-    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'bench-tracking', '--balance', '1000000'], database.env)) as BenchAccount
-    server = await startServer(database, `tracking-setup-${dialect}`)
-    let started = performance.now()
-    const messages = await sendTrackedCampaign(database, account, server.base, await authorization(server.base, account), TRACKING_MESSAGES)
-    console.log(`${LABELS[dialect]}: a campaign of ${fmt(messages.length, 0)} messages sent and read back in ${fmt((performance.now() - started) / 1000, 1)} s`)
-    await server.stop()
-
-    const profileName = `tracking-${dialect}`
-    started = performance.now()
-    server = await startServer(database, profileName)
-    const loads: { kind: HitKind; load: HitLoad; window: { from: number; to: number }; measurement: Measurement }[] = []
-    for (const kind of HIT_KINDS) {
-      const from = (performance.now() - started) / 1000 + WARMUP
-      console.log(`measuring ${LABELS[dialect]}: ${PATH_LABELS[kind]}, ${fmt(messages.length, 0)} distinct tokens`)
-      const load = await loadHits({ base: server.base, kind, messages, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP })
-      loads.push({ kind, load, window: { from, to: (performance.now() - started) / 1000 }, measurement: hitMeasurement(dialect, kind, load) })
+/** Tidings' loads of one database and the reference's rounds taken between them, as rows of the report. */
+function trackingMeasurements(dialect: 'sqlite' | 'postgres', results: TrackingResult[]): Measurement[] {
+  return results.flatMap((r) => {
+    const tidings = hitMeasurement(dialect, r.kind, r.tidings)
+    if (r.profile) {
+      tidings.profile = r.profile
+      printProfile(`${tidings.label}, ${PATH_LABELS[r.kind]}`, r.profile, 'its load (the reference\'s rounds idle)')
     }
-    await server.stop()
-    server = await startServer(database, `tracking-check-${dialect}`)
-    await expectRecorded(server.base, await authorization(server.base, account), messages, loads)
-    for (const { kind, window, measurement } of loads) {
-      if (!PROFILE) continue
-      measurement.profile = summariseProfile(latestProfile(profileName), window)
-      printProfile(`${measurement.label}, ${PATH_LABELS[kind]}`, measurement.profile, 'the measured load')
-    }
-    return loads.map((l) => l.measurement)
-  } finally {
-    await server?.stop()
-    await database.drop()
-  }
-}
-
-/**
- * After a clean shutdown every acknowledged hit is counted: the clicks of link 0 (GET /campaigns/{id}/referrals)
- * lie between the clicks answered and the clicks sent, and each message whose pixel or link was answered is opened.
- * Hits go round robin from the first message, so exactly the first min(N, answered) messages were hit.
- */
-async function expectRecorded(base: string, headers: Record<string, string>, messages: readonly TrackedMessage[], loads: { kind: HitKind; load: HitLoad }[]): Promise<void> {
-  const campaigns = await json<{ id: number }[]>(`${base}/campaigns?limit=1`, { headers })
-  const id = campaigns[0]!.id
-  const of = (kind: HitKind) => loads.find((l) => l.kind === kind)?.load
-  const click = of('click')
-  if (click) {
-    const referrals = await json<{ count: number }[]>(`${base}/campaigns/${id}/referrals`, { headers })
-    const counted = referrals.reduce((n, r) => n + r.count, 0)
-    if (counted < click.answered || counted > click.built) throw new Error(`${counted} clicks counted; ${click.answered} were answered, ${click.built} sent`)
-  }
-  const detail = await json<{ statistics: { general: { code: number; count: number }[] } }>(`${base}/campaigns/${id}`, { headers })
-  const count = (code: number) => detail.statistics.general.find((g) => g.code === code)?.count ?? 0
-  const opened = count(3) + count(4)
-  const answered = Math.max(of('pixel')?.answered ?? 0, click?.answered ?? 0)
-  const sent = Math.max(of('pixel')?.built ?? 0, click?.built ?? 0)
-  if (opened < Math.min(messages.length, answered) || opened > Math.min(messages.length, sent)) {
-    throw new Error(`${opened} messages opened; ${answered} hits were answered, ${sent} sent (${messages.length} messages)`)
-  }
-  console.log(`  recorded after a clean shutdown: ${fmt(opened, 0)} messages opened${click ? `, clicks counted within [${click.answered}, ${click.built}]` : ''}`)
+    return r.bare ? [tidings, { ...hitMeasurement('bare', r.kind, r.bare), alongside: dialect }] : [tidings]
+  })
 }
 
 function hitMeasurement(target: TargetName, kind: HitKind, load: HitLoad): Measurement {
-  const m: Measurement = {
+  return {
     target,
     path: kind,
     label: LABELS[target],
@@ -220,9 +188,9 @@ function hitMeasurement(target: TargetName, kind: HitKind, load: HitLoad): Measu
     mismatches: load.wrong,
     statusCodes: load.statusCodes,
     durationSeconds: load.durationSeconds,
+    rounds: load.rounds,
+    serverCpuMicrosPerRequest: load.cpuMicrosPerRequest,
   }
-  console.log(`  ${fmt(m.reqPerSec, 0)} req/s, p50 ${fmt(m.latencyP50Ms, 2)} ms, p99 ${fmt(m.latencyP99Ms, 2)} ms, errors ${m.errors}, wrong answers ${load.wrong}${load.firstWrong ? ` (first: ${load.firstWrong})` : ''}`)
-  return m
 }
 
 // ---- bare Fastify reference ----------------------------------------------------------------------------
@@ -250,29 +218,6 @@ async function benchBare(body: string): Promise<Measurement> {
     const probe = await (await fetch(url)).text()
     if (probe !== body) throw new Error(`bare route answers ${probe}, expected ${body}`)
     return await measure('bare', url, {}, body)
-  } finally {
-    await server.stop()
-  }
-}
-
-/** The bare tracking routes, loaded as Tidings' are: the same paths (tokens of a campaign Tidings would send). */
-async function benchBareTracking(): Promise<Measurement[]> {
-  const port = await freePort()
-  const server = startChild('bare-fastify-tracking', 'node', [...profileArgs('bare-tracking'), '--input-type=module', '-e', BARE_TRACKING_SERVER], { ...process.env, BENCH_PORT: String(port) })
-  try {
-    const base = `http://127.0.0.1:${port}`
-    // Paths shaped like Tidings' tokens (base64url id, a dot, a 43-character MAC): the router does the same work.
-    const messages: TrackedMessage[] = Array.from({ length: TRACKING_MESSAGES }, (_, i) => {
-      const token = `${Buffer.from(String(i + 1)).toString('base64url')}.${'A'.repeat(43)}`
-      return { pixel: `/t/${token}/open.gif`, click: `/t/${token}/c/0` }
-    })
-    await waitFor(`${base}${messages[0]!.pixel}`, server)
-    const out: Measurement[] = []
-    for (const kind of HIT_KINDS) {
-      console.log(`measuring ${LABELS.bare}: ${PATH_LABELS[kind]}`)
-      out.push(hitMeasurement('bare', kind, await loadHits({ base, kind, messages, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP })))
-    }
-    return out
   } finally {
     await server.stop()
   }
@@ -307,16 +252,21 @@ async function measure(target: TargetName, url: string, headers: Record<string, 
 }
 
 function report(measured: Measurement[], body: string | undefined): void {
-  // Each path is compared with the bare route of the same path, measured in the same run.
-  const bareOf = (path: PathName) => measured.find((m) => m.target === 'bare' && m.path === path)
+  // Each path is compared with the bare route of the same path, measured in the same run; tracking hits with the
+  // reference's rounds taken between theirs.
+  const bareOf = (m: Measurement) =>
+    measured.find((b) => b.target === 'bare' && b.path === m.path && b.alongside === (m.target === 'bare' ? m.alongside : m.target)) ??
+    measured.find((b) => b.target === 'bare' && b.path === m.path)
   const rows = measured.map((m) => {
-    const bare = bareOf(m.path)
+    const bare = bareOf(m)
     return {
       ...m,
       ratioToBare: bare ? {
         reqPerSec: m.reqPerSec / bare.reqPerSec,
         latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
         latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
+        // The req/s ratio a server that has a core to itself would reach: CPU per answer, the reference's over its.
+        serverCpu: m.serverCpuMicrosPerRequest && bare.serverCpuMicrosPerRequest ? bare.serverCpuMicrosPerRequest / m.serverCpuMicrosPerRequest : null,
       } : null,
     }
   })
@@ -334,6 +284,7 @@ function report(measured: Measurement[], body: string | undefined): void {
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
     trackingMessages: HIT_KINDS.length > 0 ? TRACKING_MESSAGES : null,
+    trackingRounds: HIT_KINDS.length > 0 ? ROUNDS : null,
     tidingsLogLevel: LOG_LEVEL,
     tidingsServer: 'node bin/tidings.js serve (compiled dist/)',
     postgres: TARGETS.includes('postgres') ? postgresSource() : null,
@@ -344,11 +295,11 @@ function report(measured: Measurement[], body: string | undefined): void {
 
   const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmt(v, 2)}×`)
   console.log('')
-  console.log(`| path | target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / wrong answers | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare |`)
-  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|`)
+  console.log(`| path | target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / wrong answers | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare | server CPU µs/req | bare's CPU ÷ its |`)
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`)
   for (const m of rows) {
     console.log(
-      `| ${PATH_LABELS[m.path]} | ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} |`,
+      `| ${PATH_LABELS[m.path]} | ${m.label}${m.alongside ? ` (between ${LABELS[m.alongside]}'s rounds)` : ''} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} | ${m.serverCpuMicrosPerRequest ? fmt(m.serverCpuMicrosPerRequest, 0) : '–'} | ${ratio(m.ratioToBare?.serverCpu)} |`,
     )
   }
   console.log('')

@@ -49,14 +49,14 @@ export class TrackingHits {
 
   /** The pixel of the token's message was loaded from `ip`; false when the token names no message. */
   async open(token: string, ip: string): Promise<boolean> {
-    const messageId = messageIdOfToken(await this.verifyingKeys(), token)
+    const messageId = messageIdOfToken(this.keys ?? (await this.verifyingKeys()), token)
     if (messageId === undefined) return false
     return (await this.take({ kind: 'open', messageId, ip, at: this.deps.now() })) === true
   }
 
   /** Link `index` of the token's message was followed: where it leads, undefined when the message had no such link. */
   async click(token: string, index: number): Promise<string | undefined> {
-    const messageId = messageIdOfToken(await this.verifyingKeys(), token)
+    const messageId = messageIdOfToken(this.keys ?? (await this.verifyingKeys()), token)
     if (messageId === undefined) return undefined
     const answer = await this.take({ kind: 'click', messageId, index, at: this.deps.now() })
     return typeof answer === 'string' ? answer : undefined
