@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 import { endpointsFor } from './webhooks.js'
+import { compiledOnce } from './compiled-once.js'
+import { isAmong, listArgument } from './given-rows.js'
 
 export const DELIVERY_STATUS = { queued: 'queued', delivered: 'delivered', failed: 'failed' } as const
 
@@ -25,18 +27,21 @@ export async function recordEvents(
   await insertEvents(db, payloads.map((payload) => ({ accountId: e.accountId, action: e.action, payload, createdAt: e.now, endpoints })))
 }
 
+const subscriptions = compiledOnce((db, [accountIds, actions]) =>
+  db
+    .selectFrom('webhooks')
+    .select(['account_id', 'action', 'endpoint_id'])
+    .distinct()
+    .where(isAmong(db, 'account_id', accountIds, 'bigint'))
+    .where(isAmong(db, 'action', actions, 'text'))
+    .orderBy('endpoint_id'),
+)
+
 /** The endpoints each account subscribed to each action (only those with some), keyed by subscriptionKey. */
 export async function subscriptionsOf(db: Kysely<Database>, accountIds: readonly number[], actions: readonly string[]): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>()
   if (accountIds.length === 0 || actions.length === 0) return out
-  const rows = await db
-    .selectFrom('webhooks')
-    .select(['account_id', 'action', 'endpoint_id'])
-    .distinct()
-    .where('account_id', 'in', [...accountIds])
-    .where('action', 'in', [...actions])
-    .orderBy('endpoint_id')
-    .execute()
+  const { rows } = await subscriptions(db, [listArgument(db, accountIds), listArgument(db, actions)])
   for (const r of rows) {
     const key = subscriptionKey(Number(r.account_id), r.action)
     const endpoints = out.get(key)

@@ -1,10 +1,10 @@
 // Messages: one row per recipient of a campaign (ARCHITECTURE.md "The sending model"). This file has the row,
 // its statuses and what readers change on it (opens, clicks, unsubscribes, reports); the rows as the
 // dispatcher's queue are in message-queue.ts, the statistics read from them in message-stats.ts.
-import { sql, type CompiledQuery, type DialectAdapter, type InferResult, type Kysely, type Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, MessagesTable } from '../tables.js'
-import { adapterOf, isPostgres } from '../dialect.js'
-import { givenRows } from './given-rows.js'
+import { compiledOnce } from './compiled-once.js'
+import { givenRows, givenRowsArguments, isAmong, listArgument, type GivenColumn } from './given-rows.js'
 
 /** statistics.general codes (API.md 3.3) the service sets. */
 export const MESSAGE_STATUS = {
@@ -83,14 +83,9 @@ export interface TrackedMessage {
   campaignUpdatedAt: number
 }
 
-/**
- * The query of findTrackedMessages, whose ids are one parameter (a JSON array on SQLite, an array on PostgreSQL):
- * its text is the same for every batch, so it is built and compiled once per database. Building it for each batch
- * took 40 % of a batch's time (docs/benchmarks.md, "Tracking hits").
- */
-function trackedMessagesQuery(db: Kysely<Database>, ids: unknown) {
-  const among = isPostgres(db) ? sql<boolean>`messages.id = any(${ids}::bigint[])` : sql<boolean>`messages.id in (select value from json_each(${ids}))`
-  return db
+/** The messages of a batch of hits, with their campaign: one query, compiled once, whose ids are one argument. */
+const trackedMessages = compiledOnce((db, [ids]) =>
+  db
     .selectFrom('messages')
     .innerJoin('campaigns', 'campaigns.id', 'messages.campaign_id')
     .select([
@@ -105,21 +100,13 @@ function trackedMessagesQuery(db: Kysely<Database>, ids: unknown) {
       'campaigns.name',
       'campaigns.updated_at',
     ])
-    .where(among)
-}
+    .where(isAmong(db, 'messages.id', ids, 'bigint')),
+)
 
-type TrackedRow = InferResult<ReturnType<typeof trackedMessagesQuery>>[number]
-
-// Keyed by adapter, which a database shares with its transactions (dialect.ts).
-const compiledTrackedMessages = new WeakMap<DialectAdapter, CompiledQuery<TrackedRow>>()
-
-/** The messages among `ids` that exist, with their campaign (one query for a batch of hits), by id. */
+/** The messages among `ids` that exist, with their campaign, by id. */
 export async function findTrackedMessages(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, TrackedMessage>> {
   if (ids.length === 0) return new Map()
-  const parameter = isPostgres(db) ? [...ids] : JSON.stringify(ids)
-  let compiled = compiledTrackedMessages.get(adapterOf(db))
-  if (!compiled) compiledTrackedMessages.set(adapterOf(db), (compiled = trackedMessagesQuery(db, parameter).compile()))
-  const { rows } = await db.executeQuery<TrackedRow>({ ...compiled, parameters: [parameter] })
+  const { rows } = await trackedMessages(db, [listArgument(db, ids)])
   return new Map(
     rows.map((r) => [
       Number(r.id),
@@ -146,6 +133,17 @@ export interface OpenChange {
   at: number
 }
 
+const OPENS: readonly GivenColumn[] = [{ name: 'id', type: 'bigint' }, { name: 'country', type: 'text' }, { name: 'hit_at', type: 'bigint' }]
+
+const openedMessages = compiledOnce((db, args) =>
+  sql<{ id: number }>`
+    update messages set opened_at = given.hit_at, country = given.country, updated_at = given.hit_at,
+      status = case when messages.status in (${sql.join(ARRIVED.map((s) => sql.lit(s)))}) then ${sql.lit(MESSAGE_STATUS.opened)} else messages.status end
+    from ${givenRows(db, OPENS, args)}
+    where messages.id = given.id and messages.opened_at is null
+    returning messages.id`,
+)
+
 /**
  * Records first opens, each message given once, in one statement; returns the messages that had no open yet (an
  * open recorded meanwhile stays the first). Ids in order, so that two writers lock shared rows in one order.
@@ -153,13 +151,7 @@ export interface OpenChange {
 export async function markOpened(db: Kysely<Database>, opens: readonly OpenChange[]): Promise<Set<number>> {
   if (opens.length === 0) return new Set()
   const sorted = [...opens].sort((a, b) => a.id - b.id)
-  const given = givenRows(db, [{ name: 'id', type: 'bigint' }, { name: 'country', type: 'text' }, { name: 'hit_at', type: 'bigint' }], sorted.map((o) => [o.id, o.country, o.at]))
-  const { rows } = await sql<{ id: number }>`
-    update messages set opened_at = given.hit_at, country = given.country, updated_at = given.hit_at,
-      status = case when messages.status in (${sql.join(ARRIVED)}) then ${MESSAGE_STATUS.opened} else messages.status end
-    from ${given}
-    where messages.id = given.id and messages.opened_at is null
-    returning messages.id`.execute(db)
+  const { rows } = await openedMessages(db, givenRowsArguments(db, OPENS, sorted.map((o) => [o.id, o.country, o.at])))
   return new Set(rows.map((r) => Number(r.id)))
 }
 
@@ -169,6 +161,17 @@ export interface ClickChange {
   at: number
 }
 
+const CLICKS: readonly GivenColumn[] = [{ name: 'id', type: 'bigint' }, { name: 'hit_at', type: 'bigint' }]
+
+// The right-hand sides read the row as it was: the status moves only when this is the first click.
+const clickedMessages = compiledOnce((db, args) =>
+  sql`
+    update messages set opened_at = coalesce(messages.opened_at, given.hit_at), clicked_at = coalesce(messages.clicked_at, given.hit_at), updated_at = given.hit_at,
+      status = case when messages.clicked_at is null and messages.status in (${sql.join([...ARRIVED, MESSAGE_STATUS.opened].map((s) => sql.lit(s)))}) then ${sql.lit(MESSAGE_STATUS.redirected)} else messages.status end
+    from ${givenRows(db, CLICKS, args)}
+    where messages.id = given.id and (messages.opened_at is null or messages.clicked_at is null)`,
+)
+
 /**
  * Records first clicks in one statement: each counts as an open too when none was seen (images may be blocked);
  * the status moves to redirected only with the first click. Ids in order, as markOpened.
@@ -176,13 +179,7 @@ export interface ClickChange {
 export async function markClicked(db: Kysely<Database>, clicks: readonly ClickChange[]): Promise<void> {
   if (clicks.length === 0) return
   const sorted = [...clicks].sort((a, b) => a.id - b.id)
-  const given = givenRows(db, [{ name: 'id', type: 'bigint' }, { name: 'hit_at', type: 'bigint' }], sorted.map((c) => [c.id, c.at]))
-  // The right-hand sides read the row as it was: the status moves only when this is the first click.
-  await sql`
-    update messages set opened_at = coalesce(messages.opened_at, given.hit_at), clicked_at = coalesce(messages.clicked_at, given.hit_at), updated_at = given.hit_at,
-      status = case when messages.clicked_at is null and messages.status in (${sql.join([...ARRIVED, MESSAGE_STATUS.opened])}) then ${MESSAGE_STATUS.redirected} else messages.status end
-    from ${given}
-    where messages.id = given.id and (messages.opened_at is null or messages.clicked_at is null)`.execute(db)
+  await clickedMessages(db, givenRowsArguments(db, CLICKS, sorted.map((c) => [c.id, c.at])))
 }
 
 /** Records an unsubscribe from the message; true when it was the first. */
