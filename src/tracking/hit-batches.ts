@@ -3,9 +3,10 @@
 // batches are being stored wait and go together into the next (at most MAX_BATCH), so under load each batch holds
 // many requests in flight; on a quiet server a hit is a batch of one, stored at once.
 //
-// Durability: a hit is answered only once its batch is committed. An answered hit is never lost, whether the
-// server is stopped cleanly (close() waits for the batches still waiting) or killed; a hit that was not answered
-// was not recorded either, or recorded in full (one transaction).
+// Durability: a hit is answered only once its batch is committed, so an answered hit is never lost when the server
+// stops cleanly (close() waits for the batches it took) or its process is killed; a hit not answered was recorded in
+// full or not at all (one transaction). On PostgreSQL the commit does not wait for the disk: a crash of the database
+// server or of the machine may lose the hits of its last 0.6 s, as issue 19 allows (storage/repos/lazy-commit.ts).
 import { AppError } from '../services/errors.js'
 import { isDatabaseUnavailable } from '../storage/db.js'
 import { messageIdOfToken } from './message-links.js'

@@ -8,6 +8,7 @@
 // its messages in one query and writes with one statement per kind of change, whatever its size.
 import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
+import { commitWithoutWaitingForDisk } from '../storage/repos/lazy-commit.js'
 import { compileTemplate } from '../lib/render.js'
 import { countryOfIp } from './geoip.js'
 import { preparedCampaign } from '../services/email/prepared-campaigns.js'
@@ -127,6 +128,8 @@ async function record(deps: Deps, effects: readonly Effect[]): Promise<void> {
   }
   if (opens.length === 0 && clicks.length === 0 && events.length === 0) return
   await deps.db.transaction().execute(async (tx) => {
+    // Losing the hits of the last half second on a crash of the database is allowed (issue 19; lazy-commit.ts).
+    await commitWithoutWaitingForDisk(tx)
     const opened = await messagesRepo.markOpened(tx, opens)
     await messagesRepo.markClicked(tx, clicks)
     await recordMessageEventsInOrder(tx, events.filter((e) => e.openOf === undefined || opened.has(e.openOf)))
