@@ -1,0 +1,67 @@
+// A query compiled once runs with each call's parameters, on both databases (one prepared query serves both:
+// each database gets its own SQL), inside transactions too.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Kysely } from 'kysely'
+import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
+import { prepareQuery } from '../../../src/storage/prepared-query.js'
+import type { Database } from '../../../src/storage/tables.js'
+
+const accountsNamed = prepareQuery<{ name: string; minId: number }, { id: number; name: string; currency: string }>((db, param) =>
+  db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'currency'])
+    // A value fixed when the query is built stays as it was.
+    .where('currency', '=', 'EUR')
+    .where((eb) => eb.or([eb('name', '=', param('name')), eb('client_id', '=', param('name'))]))
+    .where('id', '>=', param('minId'))
+    .orderBy('id'),
+)
+
+for (const dialect of DIALECTS) {
+  describe(`prepared queries on ${dialect}`, () => {
+    let database: TestDatabase
+    let db: Kysely<Database>
+    const ids: Record<string, number> = {}
+    before(async () => {
+      database = await createTestDatabase(dialect)
+      db = database.storage.db
+      const now = Date.now()
+      for (const [name, currency] of [['ann', 'EUR'], ['bob', 'EUR'], ['cid', 'USD']] as const) {
+        const row = await db
+          .insertInto('accounts')
+          .values({ name, client_id: `client-${name}`, client_secret_hash: 'x', currency, plan: 'pro', created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        ids[name] = Number(row.id)
+      }
+    })
+    after(() => database.drop())
+
+    it('runs with the parameters of each call, a parameter used twice filled in both places', async () => {
+      const names = async (name: string, minId = 0) => (await accountsNamed.execute(db, { name, minId })).map((r) => r.name)
+      assert.deepEqual(await names('ann'), ['ann'])
+      assert.deepEqual(await names('client-bob'), ['bob'])
+      assert.deepEqual(await names('bob', ids.bob! + 1), [])
+      assert.deepEqual(await names('cid'), [], 'the fixed currency still applies')
+      assert.equal((await accountsNamed.executeTakeFirst(db, { name: 'ann', minId: 0 }))?.id, ids.ann)
+      assert.equal(await accountsNamed.executeTakeFirst(db, { name: 'nobody', minId: 0 }), undefined)
+    })
+
+    it('runs inside a transaction, seeing its uncommitted rows', async () => {
+      await db.transaction().execute(async (tx) => {
+        const now = Date.now()
+        await tx.insertInto('accounts').values({ name: 'dan', client_id: 'client-dan', client_secret_hash: 'x', currency: 'EUR', plan: 'pro', created_at: now, updated_at: now }).execute()
+        assert.equal((await accountsNamed.execute(tx, { name: 'dan', minId: 0 })).length, 1)
+      })
+    })
+
+    it('refuses a parameter that the built query does not bind', async () => {
+      const dropped = prepareQuery<{ name: string }, { id: number }>((kysely, param) => {
+        const named = kysely.selectFrom('accounts').select('id').where('name', '=', param('name'))
+        return named.clearWhere()
+      })
+      await assert.rejects(dropped.execute(db, { name: 'ann' }), /parameter name is not bound/)
+    })
+  })
+}
