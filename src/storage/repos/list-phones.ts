@@ -186,12 +186,17 @@ export async function changeNumberStatus(
 export function numberCountColumns(eb: ExpressionBuilder<Database, 'address_books'>) {
   const numbersOfBook = () => eb.selectFrom('list_phones as p').whereRef('p.address_book_id', '=', 'address_books.id')
   const withStatus = (status: number) => numbersOfBook().select((e) => e.fn.countAll<number>().as('n')).where('p.status', '=', status)
+  const blacklist = () => eb.selectFrom('sms_blacklist as b').select('b.phone').whereRef('b.account_id', '=', 'address_books.account_id')
   // A sum over the blacklisted numbers rather than a `status =` condition: that would pick the status index and
-  // test every number of that status against the blacklist.
+  // test every number of that status against the blacklist. Asked only when the account blacklisted anyone:
+  // most have not, and the two probes were a third of the statement's time (5 of 14 µs on SQLite).
   const blacklistedWith = (status: number) =>
-    numbersOfBook()
-      .select((e) => e.fn.sum<number>(e.case().when('p.status', '=', status).then(1).else(0).end()).as('n'))
-      .where('p.phone', 'in', (e) => e.selectFrom('sms_blacklist as b').select('b.phone').whereRef('b.account_id', '=', 'address_books.account_id'))
+    eb
+      .case()
+      .when(eb.exists(blacklist()))
+      .then(numbersOfBook().select((e) => e.fn.sum<number>(e.case().when('p.status', '=', status).then(1).else(0).end()).as('n')).where('p.phone', 'in', blacklist()))
+      .else(0)
+      .end()
   return [
     numbersOfBook().select((e) => e.fn.countAll<number>().as('n')).as('numbers_all'),
     withStatus(CONTACT_STATUS.new).as('numbers_new'),

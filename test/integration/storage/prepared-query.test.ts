@@ -56,6 +56,21 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    it("does not read what another caller's open transaction has not committed", async () => {
+      let outside: Promise<unknown[]> | undefined
+      await assert.rejects(
+        db.transaction().execute(async (tx) => {
+          const now = Date.now()
+          await tx.insertInto('accounts').values({ name: 'eve', client_id: 'client-eve', client_secret_hash: 'x', currency: 'EUR', plan: 'pro', created_at: now, updated_at: now }).execute()
+          outside = accountsNamed.execute(db, { name: 'eve', minId: 0 })
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          throw new Error('rolled back')
+        }),
+        /rolled back/,
+      )
+      assert.deepEqual(await outside, [])
+    })
+
     it('refuses a parameter that the built query does not bind', async () => {
       const dropped = prepareQuery<{ name: string }, { id: number }>((kysely, param) => {
         const named = kysely.selectFrom('accounts').select('id').where('name', '=', param('name'))
