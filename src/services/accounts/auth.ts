@@ -59,8 +59,7 @@ export async function issueToken(deps: Deps, clientId: string, clientSecret: str
  * the credential is not valid.
  */
 export function resolveBearer(deps: Deps, tokens: TokenCache, credential: string): number | Promise<number | undefined> {
-  const digest = digestToken(credential)
-  return tokens.remembered(digest, deps.now()) ?? tokens.findAccount(deps, digest)
+  return tokens.remembered(credential, deps.now()) ?? tokens.findAccount(deps, credential)
 }
 
 /** Removes expired tokens; run periodically so the table stays small. */

@@ -1,9 +1,11 @@
-// Bearer credentials (access tokens and API keys) this process has seen, by digest, so most API calls cost no
-// query. A revocation (disable, delete, rotate-secret, revoke-tokens, revoking an API key) bumps one counter in
+// Bearer credentials (access tokens and API keys) this process has seen, so most API calls cost no query and no
+// digest (SHA-256 of each call's token was ~2 µs of its CPU). They are kept as given: the digest protects the copy in
+// the database, and this process holds each credential in memory while it answers its calls anyway. A revocation (disable, delete, rotate-secret, revoke-tokens, revoking an API key) bumps one counter in
 // the database; each process reads it at most once a second and forgets every credential when it moved, so a
 // revoked one stops working everywhere within GENERATION_CHECK_MS. One cache per server: two servers in one
 // test stand for two processes.
 import * as credentialsRepo from '../../storage/repos/credentials.js'
+import { digestToken } from '../../lib/secrets.js'
 import type { Deps } from '../types.js'
 
 /** How often, at most, a process reads the revocation counter: the delay before a revocation is seen. */
@@ -19,27 +21,27 @@ export class TokenCache {
   private epoch = 0
 
   /**
-   * The account of a live credential with this digest, answered without waiting when this process already knows
-   * it and read the revocation counter less than GENERATION_CHECK_MS ago; undefined otherwise (ask findAccount).
+   * The account of a live credential, answered without waiting when this process already knows it and read the
+   * revocation counter less than GENERATION_CHECK_MS ago; undefined otherwise (ask findAccount).
    */
-  remembered(digest: string, now: number): number | undefined {
+  remembered(credential: string, now: number): number | undefined {
     if (now - this.checkedAt >= GENERATION_CHECK_MS) return undefined
-    const entry = this.entries.get(digest)
+    const entry = this.entries.get(credential)
     return entry && entry.expiresAt > now ? entry.accountId : undefined
   }
 
-  /** The account of a live access token or an active API key with this digest, or undefined. */
-  async findAccount(deps: Deps, digest: string): Promise<number | undefined> {
+  /** The account of a live access token or an active API key, or undefined. */
+  async findAccount(deps: Deps, credential: string): Promise<number | undefined> {
     await this.checkGeneration(deps)
     const now = deps.now()
-    const remembered = this.entries.get(digest)
+    const remembered = this.entries.get(credential)
     if (remembered && remembered.expiresAt > now) return remembered.accountId
     const epoch = this.epoch
-    const found = await findCredential(deps, digest, now)
+    const found = await findCredential(deps, digestToken(credential), now)
     if (!found) return undefined
     if (epoch === this.epoch) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear()
-      this.entries.set(digest, found)
+      this.entries.set(credential, found)
     }
     return found.accountId
   }
