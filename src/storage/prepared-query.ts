@@ -1,11 +1,12 @@
 // A query of a hot path built and compiled by Kysely once per database, then run with new parameters. Building
 // and compiling a lookup with a few conditions costs Kysely 10–15 µs per request on this project's machine
-// (docs/benchmarks.md), more than SQLite takes to run it from its statement cache.
+// (docs/benchmarks.md), more than SQLite takes to run it from its statement cache. On SQLite the statement is
+// prepared once too; on PostgreSQL it is a named prepared statement, planned once per connection (storage/db.ts).
 import type SQLite from 'better-sqlite3'
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf, isPostgres } from './dialect.js'
-import { sqliteHandleOf } from './db.js'
+import { nameStatement, sqliteHandleOf } from './db.js'
 
 /** Stands for a parameter while the query is built: found again by identity among the compiled parameters. */
 class Placeholder {
@@ -79,7 +80,10 @@ function compile<P, Row>(db: Kysely<Database>, build: (db: Kysely<Database>, par
       throw new Error(`prepareQuery: parameter ${name} is not bound in ${query.sql}`)
     }
   }
-  if (isPostgres(db)) return { query, slots }
+  if (isPostgres(db)) {
+    nameStatement(query.sql)
+    return { query, slots }
+  }
   const handle = sqliteHandleOf(db)
   const statement = handle.prepare(query.sql)
   // A statement that returns no rows goes through Kysely, which also counts the rows it changed.

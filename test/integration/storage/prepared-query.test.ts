@@ -2,7 +2,7 @@
 // each database gets its own SQL), inside transactions too.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
 import { prepareQuery } from '../../../src/storage/prepared-query.js'
 import type { Database } from '../../../src/storage/tables.js'
@@ -70,6 +70,17 @@ for (const dialect of DIALECTS) {
       )
       assert.deepEqual(await outside, [])
     })
+
+    if (dialect === 'postgres') {
+      it('runs as a statement PostgreSQL prepared once on the connection, not parsed and planned on each call', async () => {
+        await db.transaction().execute(async (tx) => {
+          await accountsNamed.execute(tx, { name: 'ann', minId: 0 })
+          await accountsNamed.execute(tx, { name: 'bob', minId: 0 })
+          const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(tx)
+          assert.equal(rows.filter((r) => r.statement.includes('from "accounts"') && r.statement.includes('"currency" = $1')).length, 1, JSON.stringify(rows))
+        })
+      })
+    }
 
     it('refuses a parameter that the built query does not bind', async () => {
       const dropped = prepareQuery<{ name: string }, { id: number }>((kysely, param) => {
