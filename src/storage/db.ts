@@ -82,9 +82,10 @@ function withStatementCache(sqlite: SQLite.Database) {
 
 // int8 (count(*), bigint ids, epoch-ms times) arrives as a string by default; our values stay below 2^53.
 const INT8_OID = 20
+const parseInt8 = (value: string) => Number(value)
+// Asked for each column of every result: one parser for all of them.
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 }
 
 /**
