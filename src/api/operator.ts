@@ -1,10 +1,11 @@
 // The operator surface: liveness, Prometheus metrics, and the OpenAPI document with its browsable docs.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client'
+import { Registry, collectDefaultMetrics } from 'prom-client'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { AppError } from '../services/errors.js'
+import { RequestMetrics } from './request-metrics.js'
 
 /** How long one database probe answers every /healthz: a flood of them costs the database one query a second. */
 const HEALTH_PROBE_MS = 1000
@@ -13,29 +14,9 @@ const HEALTH_PROBE_MS = 1000
 export function registerMetrics(app: FastifyInstance, token: string): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const labelNames = ['method', 'route', 'status'] as const
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] })
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response',
-    labelNames,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  })
-  // The label set of each method, route and status, bound once: building and checking it per request cost
-  // ~1 µs (docs/benchmarks.md, "API"). Routes and statuses are few, so this stays small.
-  const bound = new Map<string, { requests: { inc(): void }; latency: { observe(seconds: number): void } }>()
+  const requests = new RequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched'
-    const key = `${request.method} ${reply.statusCode} ${route}`
-    let metrics = bound.get(key)
-    if (!metrics) {
-      const labels = { method: request.method, route, status: String(reply.statusCode) }
-      metrics = { requests: requests.labels(labels), latency: latency.labels(labels) }
-      bound.set(key, metrics)
-    }
-    metrics.requests.inc()
-    metrics.latency.observe(reply.elapsedTime / 1000)
+    requests.record(request.method, request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
     done()
   })
   app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {

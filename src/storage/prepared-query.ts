@@ -52,6 +52,8 @@ export function prepareQuery<P extends Record<string, unknown>, Row>(
     return compiled
   }
   const execute = async (db: Kysely<Database>, params: P): Promise<Row[]> => {
+    // A plugin (withPlugin) may rewrite the query or its rows: built for this call and run through Kysely.
+    if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ((name) => params[name]) as Param<P>))).rows
     const { query, slots, sqlite } = compiledFor(db)
     const parameters = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.fixed))
     // SQLite has one connection, which Kysely lends to one caller at a time through a chain of promises (~6 µs a

@@ -2,7 +2,7 @@
 // each database gets its own SQL), inside transactions too.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type KyselyPlugin } from 'kysely'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
 import { prepareQuery } from '../../../src/storage/prepared-query.js'
 import type { Database } from '../../../src/storage/tables.js'
@@ -81,6 +81,21 @@ for (const dialect of DIALECTS) {
         })
       })
     }
+
+    it('lets a plugin of the database rewrite the query and its rows', async () => {
+      const seen: string[] = []
+      const plugin: KyselyPlugin = {
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          seen.push('result')
+          return { ...args.result, rows: args.result.rows.map((row) => ({ ...row, name: String(row.name).toUpperCase() })) }
+        },
+      }
+      const rows = await accountsNamed.execute(db.withPlugin(plugin), { name: 'ann', minId: 0 })
+      assert.deepEqual(rows.map((r) => r.name), ['ANN'])
+      assert.deepEqual(seen, ['result'])
+      assert.deepEqual((await accountsNamed.execute(db, { name: 'ann', minId: 0 })).map((r) => r.name), ['ann'])
+    })
 
     it('refuses a parameter that the built query does not bind', async () => {
       const dropped = prepareQuery<{ name: string }, { id: number }>((kysely, param) => {
