@@ -3,17 +3,17 @@
 // tracking hits of a sent campaign (GET of open pixels and click redirects with valid tokens, each request to
 // another message) against bare Fastify routes answering the same bytes (bench/lib/tracking-hits.ts).
 //
-// Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, LOG_LEVEL=warn;
-// the bare route through `node --input-type=module`), so autocannon, which runs in this process, does not share
-// an event loop with the server it measures.
+// Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, at the server's
+// default LOG_LEVEL as a new user runs it; the bare route through `node --input-type=module`), so autocannon, which
+// runs in this process, does not share an event loop with the server it measures.
 //
 // Environment: BENCH_DURATION (seconds per target, default 20), BENCH_WARMUP (seconds, default 3, not counted),
 // BENCH_CONNECTIONS (default 50), BENCH_TARGETS (comma list of sqlite,postgres,bare; default all three),
 // BENCH_PATHS (comma list of addressbook,pixel,click; default all three), BENCH_TRACKING_MESSAGES (messages of the
 // tracked campaign, default 20000), BENCH_ROUNDS (tracking loads in that many rounds, alternating with the
 // reference's; default 3),
-// BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default warn), BENCH_PROFILE=1 (run the servers with
-// --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
+// BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default: the server's own default, info), BENCH_PROFILE=1 (run
+// the servers with --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
 // BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
 // create databases; without it an embedded PostgreSQL is started).
 import { autocannon } from './lib/autocannon.js'
@@ -33,11 +33,12 @@ import {
   type TidingsServer,
 } from './lib/tidings.js'
 import { freePort } from '../test/helpers/postgres.js'
+import { SETTINGS } from '../src/config/schema.js'
 
 const DURATION = positiveNumber('BENCH_DURATION', 20)
 const WARMUP = Math.min(positiveNumber('BENCH_WARMUP', 3), DURATION)
 const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50)
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || String(SETTINGS.logLevel.default({}))
 
 type TargetName = 'sqlite' | 'postgres' | 'bare'
 const TARGETS = targetsFromEnv<TargetName>(['sqlite', 'postgres', 'bare'])

@@ -25,13 +25,25 @@ import * as bounces from './services/email/bounces.js'
 import type { Deps } from './services/types.js'
 import { releaseYoungGeneration } from './lib/young-generation.js'
 
+/**
+ * Log lines are gathered into writes of LOG_WRITE_BYTES (about 20 access lines), written at the latest
+ * LOG_FLUSH_MS after they were logged, and at exit: one write(2) per line cost ~10 µs of a request's CPU
+ * (docs/benchmarks.md, "API"). Synchronous writes of the batch measured cheaper than handing them to a thread.
+ */
+const LOG_WRITE_BYTES = 4096
+const LOG_FLUSH_MS = 250
+
 export function createLogger(config: Config): Logger {
-  return pino({
+  const options = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', '*.client_secret', '*.password'], censor: '[redacted]' },
-    // Pretty output for a person at a terminal, JSON lines for everything else (STYLE.md 7).
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } } : {}),
-  })
+  }
+  // Pretty output for a person at a terminal, JSON lines for everything else (STYLE.md 7).
+  if (process.stdout.isTTY) return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } })
+  const stdout = pino.destination({ dest: 1, sync: true, minLength: LOG_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS })
+  // Also on a crash: 'exit' follows an uncaught exception. pino does this itself only for asynchronous writes.
+  process.once('exit', () => stdout.flushSync())
+  return pino(options, stdout)
 }
 
 export function openDeps(config: Config, log: Logger): { deps: Deps; storage: Storage } {
@@ -166,7 +178,7 @@ export async function work(config: Config, log = createLogger(config)): Promise<
 export function stopOnSignals(server: Stoppable, log: Logger): void {
   const onSignal = (signal: NodeJS.Signals) => {
     log.info({ signal }, 'shutting down')
-    // Exit only once the log lines are written: pino writes to stdout asynchronously.
+    // Exit only once the log lines are written: createLogger gathers them into larger writes.
     const exit = (code: number) => log.flush(() => process.exit(code))
     server.stop().then(
       () => exit(0),

@@ -1,6 +1,7 @@
 // buildServer(deps): the Fastify instance with the SendPulse conventions, auth, routes and operator
 // endpoints. It never listens; main.ts (or a test's inject) drives it.
 import { answerClientError } from './client-errors.js'
+import { AccessLog } from './access-log.js'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Deps } from '../services/types.js'
 import { stringifyAscii } from '../lib/ascii-json.js'
@@ -40,6 +41,7 @@ import { pingDatabase } from '../storage/repos/health.js'
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    logController: new AccessLog(),
     // Behind a reverse proxy the client is the proxy; its X-Forwarded-For names the real one.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',

@@ -90,9 +90,10 @@ function withStatementCache(sqlite: SQLite.Database) {
 
 // int8 (count(*), bigint ids, epoch-ms times) arrives as a string by default; our values stay below 2^53.
 const INT8_OID = 20
+const parseInt8 = (value: string) => Number(value)
+// Asked for each column of every result: one parser for all of them.
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pgDriver().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? parseInt8 : pgDriver().types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 }
 
 /**
@@ -142,6 +143,19 @@ function rethrowFromDatabase(err: unknown): never {
   throw fromDatabase(err)
 }
 
+/**
+ * SQL texts that PostgreSQL runs as named prepared statements: parsed and planned once per connection instead of
+ * on every call. Planning the list record's statement took 0.4 ms of PostgreSQL's time per request, three times
+ * its execution (docs/benchmarks.md, "API"). Only the hot queries of storage/prepared-query.ts are named, so the
+ * names stay few: each connection keeps every statement it prepared.
+ */
+const statementNames = new Map<string, string>()
+
+/** Runs `sql` as a named prepared statement on PostgreSQL from now on. */
+export function nameStatement(sql: string): void {
+  if (!statementNames.has(sql)) statementNames.set(sql, `tidings_${statementNames.size + 1}`)
+}
+
 /** `pool` as Kysely uses it, with every error of connecting and querying noted by fromDatabase. */
 function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
   // One wrapper per pooled client: Kysely keeps its connection objects by client.
@@ -154,8 +168,9 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
         // Kysely passes a cursor only when the dialect is given one (streaming); this one is not.
         const query = (text: string, parameters: readonly unknown[]) => {
           const data = parameters[0]
-          const run = data instanceof CopyData ? data.copyOn(client, text) : client.query(text, [...parameters])
-          return run.catch(rethrowFromDatabase)
+          if (data instanceof CopyData) return data.copyOn(client, text).catch(rethrowFromDatabase)
+          const name = statementNames.get(text)
+          return (name ? client.query({ name, text, values: [...parameters] }) : client.query(text, [...parameters])).catch(rethrowFromDatabase)
         }
         wrapper = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
         wrappers.set(client, wrapper)

@@ -47,6 +47,39 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    it('exposes the request counter and the latency histogram in the Prometheus text format', async () => {
+      const app = await buildServer(t.deps)
+      try {
+        await app.ready()
+        const account = await t.account()
+        const call = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${account.token}` } })
+        for (let i = 0; i < 3; i++) assert.equal((await call('/addressbooks')).statusCode, 200)
+        assert.equal((await call('/addressbooks/424242')).statusCode, 404)
+        assert.equal((await app.inject({ method: 'GET', url: '/no/such/route' })).statusCode, 404)
+        const body = (await app.inject({ method: 'GET', url: '/metrics' })).body
+        const lines = (prefix: string) => body.split('\n').filter((l) => l.startsWith(prefix))
+        assert.deepEqual(lines('# HELP http_request'), ['# HELP http_requests_total HTTP requests answered', '# HELP http_request_duration_seconds Time from request to response'])
+        assert.deepEqual(lines('# TYPE http_request'), ['# TYPE http_requests_total counter', '# TYPE http_request_duration_seconds histogram'])
+        assert.deepEqual(lines('http_requests_total').sort(), [
+          'http_requests_total{method="GET",route="/addressbooks",status="200"} 3',
+          'http_requests_total{method="GET",route="/addressbooks/:id",status="404"} 1',
+          'http_requests_total{method="GET",route="unmatched",status="404"} 1',
+        ])
+        const series = 'method="GET",route="/addressbooks",status="200"'
+        const buckets = lines('http_request_duration_seconds_bucket').filter((l) => l.includes(series))
+        const bounds = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '+Inf']
+        assert.deepEqual(buckets.map((l) => /le="([^"]+)"/.exec(l)?.[1]), bounds)
+        assert.ok(buckets.every((l) => l.startsWith(`http_request_duration_seconds_bucket{le="`) && l.includes(`",${series}} `)), buckets.join('\n'))
+        const counts = buckets.map((l) => Number(l.split(' ')[1]))
+        assert.ok(counts.every((n, i) => i === 0 || n >= counts[i - 1]!), 'cumulative')
+        assert.equal(counts.at(-1), 3)
+        assert.match(body, new RegExp(`\nhttp_request_duration_seconds_sum\\{${series}\\} \\d+(\\.\\d+)?(e-\\d+)?\n`))
+        assert.match(body, new RegExp(`\nhttp_request_duration_seconds_count\\{${series}\\} 3\n`))
+      } finally {
+        await app.close()
+      }
+    })
+
     it('counts requests by route pattern and status in /metrics', async () => {
       const account = await t.account()
       await t.call(account, { method: 'GET', url: '/addressbooks/424242' })
