@@ -72,19 +72,19 @@ for (const dialect of DIALECTS) {
       await messageQueue.recordOutcomes(db, first.lease, outcomes, t.clock.now)
       await check('outcomes recorded: delivered, captured, retrying, unavailable, not sent')
 
-      assert.equal(await messages.markOpened(db, e!, { country: 'UA', now: t.clock.now }), true)
-      assert.equal(await messages.markOpened(db, e!, { country: 'UA', now: t.clock.now }), false)
-      await messages.markClicked(db, f!, t.clock.now)
-      await messages.markClicked(db, e!, t.clock.now)
+      assert.deepEqual(await messages.markOpened(db, [{ id: e!, country: 'UA', at: t.clock.now }]), new Set([e!]))
+      assert.deepEqual(await messages.markOpened(db, [{ id: e!, country: 'UA', at: t.clock.now }]), new Set())
+      await messages.markClicked(db, [{ id: f!, at: t.clock.now }])
+      await messages.markClicked(db, [{ id: e!, at: t.clock.now }])
       await messages.markUnsubscribed(db, rest[0]!, t.clock.now)
       await messages.markReported(db, rest[1]!, { status: 6, error: 'no such user', now: t.clock.now })
-      await messages.markOpened(db, rest[1]!, { country: null, now: t.clock.now })
+      await messages.markOpened(db, [{ id: rest[1]!, country: null, at: t.clock.now }])
       await check('opened, clicked (with and without an open), unsubscribed, bounced after sending')
 
       // A transaction that changed messages and then failed leaves the counts as they were.
       await assert.rejects(
         db.transaction().execute(async (tx) => {
-          await messages.markOpened(tx, rest[2]!, { country: 'PL', now: t.clock.now })
+          await messages.markOpened(tx, [{ id: rest[2]!, country: 'PL', at: t.clock.now }])
           await messageQueue.endUnsent(tx, id, t.clock.now)
           throw new Error('crash')
         }),
@@ -177,8 +177,8 @@ for (const dialect of DIALECTS) {
         while (next < ids.length) {
           const i = next++
           await db.transaction().execute(async (tx) => {
-            await messages.markOpened(tx, ids[i]!, { country: null, now: t.clock.now })
-            if (i % 2 === 0) await messages.markClicked(tx, ids[i]!, t.clock.now)
+            await messages.markOpened(tx, [{ id: ids[i]!, country: null, at: t.clock.now }])
+            if (i % 2 === 0) await messages.markClicked(tx, [{ id: ids[i]!, at: t.clock.now }])
           })
         }
       }
