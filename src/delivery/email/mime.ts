@@ -4,9 +4,14 @@
 // (quoted-printable, with nodemailer's own encoders); the From header, the multipart boundaries and the
 // Base64 of attachments are the same for every message of a campaign and are built once.
 import { randomBytes } from 'node:crypto'
-import * as mimeFuncs from 'nodemailer/lib/mime-funcs/index.js'
-import * as qp from 'nodemailer/lib/qp/index.js'
+import type * as MimeFuncs from 'nodemailer/lib/mime-funcs/index.js'
+import type * as Qp from 'nodemailer/lib/qp/index.js'
+import { lazyRequire } from '../../lib/lazy-require.js'
 import type { OutboundEmail } from '../channel.js'
+
+// nodemailer's encoders, loaded by the first message built (as smtp.ts loads the rest of nodemailer).
+const mimeFuncsPackage = lazyRequire<typeof MimeFuncs>('nodemailer/lib/mime-funcs')
+const qpPackage = lazyRequire<typeof Qp>('nodemailer/lib/qp')
 
 export interface MimeFrame {
   /** Header lines shared by every message (From, MIME-Version), CRLF-terminated. */
@@ -25,8 +30,8 @@ export function prepareMimeFrame(from: { email: string; name: string }, attachme
   const head = header('From', fromHeader) + 'MIME-Version: 1.0' + CRLF
   const attachmentParts = attachments
     .map((a) => {
-      const name = mimeFuncs.encodeWords(a.filename, 'Q', 52)
-      const type = mimeFuncs.detectMimeType(a.filename)
+      const name = mimeFuncsPackage().encodeWords(a.filename, 'Q', 52)
+      const type = mimeFuncsPackage().detectMimeType(a.filename)
       return (
         `--${boundary}-m${CRLF}` +
         `Content-Type: ${type}; name="${name}"${CRLF}` +
@@ -43,7 +48,7 @@ export function prepareMimeFrame(from: { email: string; name: string }, attachme
 /** The whole message; undefined when an address needs more than this builder does (SMTPUTF8). */
 export function buildMime(frame: MimeFrame, email: OutboundEmail, date: Date): string | undefined {
   if (!/^[\x21-\x7e]+$/.test(email.to)) return undefined
-  let head = frame.head + header('To', email.to) + header('Subject', mimeFuncs.encodeWords(email.subject, 'Q', 52)) + header('Date', date.toUTCString().replace(/GMT$/, '+0000'))
+  let head = frame.head + header('To', email.to) + header('Subject', mimeFuncsPackage().encodeWords(email.subject, 'Q', 52)) + header('Date', date.toUTCString().replace(/GMT$/, '+0000'))
   if (email.messageId) head += header('Message-ID', `<${email.messageId}>`)
   for (const [name, value] of Object.entries(email.headers ?? {})) head += header(name, value)
   const alternative =
@@ -67,16 +72,16 @@ export function buildMime(frame: MimeFrame, email: OutboundEmail, date: Date): s
 /** RFC 5322: a name with specials (`Acme, Inc.`) is quoted, or it reads as two mailboxes; non-ASCII is encoded. */
 function displayName(name: string): string {
   const clean = name.replace(/[\r\n]+/g, ' ')
-  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncs.encodeWords(clean, 'Q', 52, true)
+  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncsPackage().encodeWords(clean, 'Q', 52, true)
   return /[()<>[\]:;@\\,."]/.test(clean) ? `"${clean.replace(/(["\\])/g, '\\$1')}"` : clean
 }
 
 function header(name: string, value: string): string {
-  return mimeFuncs.foldLines(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`, 76) + CRLF
+  return mimeFuncsPackage().foldLines(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`, 76) + CRLF
 }
 
 function part(type: string, content: string): string {
-  return `Content-Type: ${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}${qp.wrap(qp.encode(content), 76)}${CRLF}`
+  return `Content-Type: ${type}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}${qpPackage().wrap(qpPackage().encode(content), 76)}${CRLF}`
 }
 
 function wrapBase64(text: string): string {

@@ -1,7 +1,11 @@
 // The SMTP channel: nodemailer's pooled transport to a relay (`TIDINGS_SMTP_URL`, smtp:// or smtps://, with
 // STARTTLS when the relay offers it, and only with STARTTLS when the URL holds a password). Answers map to
 // results: 4xx and lost connections are temporary, 5xx permanent, each with the relay's code and text.
-import nodemailer from 'nodemailer'
+import type nodemailer from 'nodemailer'
+import { lazyRequire } from '../../lib/lazy-require.js'
+
+// Loaded with the first SMTP channel: a process on the capture channel never needs nodemailer's transports.
+const nodemailerPackage = lazyRequire<typeof nodemailer>('nodemailer')
 import type { EmailChannel, OutboundEmail, SendResult } from '../channel.js'
 
 export interface SmtpOptions {
@@ -38,7 +42,7 @@ export function smtpChannel(options: SmtpOptions): EmailChannel {
   const hasCredentials = url.username !== '' || url.password !== ''
   if (url.protocol === 'smtp:' && hasCredentials && !options.allowPlaintextAuth) url.searchParams.set('requireTLS', 'true')
   const dkim = options.dkim && { ...options.dkim, headerFieldNames: DKIM_SIGNED_HEADERS }
-  const transport = nodemailer.createTransport(url.toString(), dkim ? { dkim } : {})
+  const transport = nodemailerPackage().createTransport(url.toString(), dkim ? { dkim } : {})
   const sendOne = async (email: OutboundEmail): Promise<SendResult> => {
     try {
       const envelope = { from: email.returnPath ?? email.from.email, to: email.to }
