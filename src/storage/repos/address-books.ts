@@ -4,7 +4,8 @@ import type { AddressBooksTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'
 import { readCounts } from './contact-counts.js'
 import { CONTACT_STATUS } from './contacts.js'
-import { numberCountColumns, numberCountsOf, type NumberCounts } from './list-phones.js'
+import { numberCountColumns, numberCountsOf, numberCountTables, type NumberCounts } from './list-phones.js'
+import { isPostgres } from '../dialect.js'
 import { prepareQuery } from '../prepared-query.js'
 
 export const BOOK_STATUS = { active: 0, deleted: 1 } as const
@@ -75,9 +76,29 @@ function toBookWithCounts(row: BookWithCountsRow): BookWithCounts {
   return { ...toBook(row), counts: { all: Number(row.emails_all), active: Number(row.emails_active) }, numbers: numberCountsOf(row) }
 }
 
-const findBookWithCountsQuery = prepareQuery<{ accountId: number; id: number }, BookWithCountsRow>((db, param) =>
-  booksWithCounts(db).where('account_id', '=', param('accountId')).where('id', '=', param('id')),
-)
+const findBookWithCountsQuery = prepareQuery<{ accountId: number; id: number }, BookWithCountsRow>((db, param) => {
+  const accountId = param('accountId')
+  const id = param('id')
+  if (!isPostgres(db)) return booksWithCounts(db).where('account_id', '=', accountId).where('id', '=', id)
+  // The same counts as one-row tables joined to the record: see numberCountTables.
+  const emails = db
+    .selectFrom('contact_counts')
+    .select((e) => [
+      e.fn.coalesce(e.fn.sum<number>('count'), e.lit(0)).as('emails_all'),
+      e.fn.coalesce(e.fn.sum<number>(e.case().when('status', '=', CONTACT_STATUS.active).then(e.ref('count')).else(0).end()), e.lit(0)).as('emails_active'),
+    ])
+    .where('address_book_id', '=', id)
+  const { numbers, blacklisted } = numberCountTables(db, id, accountId)
+  return db
+    .selectFrom('address_books')
+    .innerJoin(emails.as('emails'), (join) => join.onTrue())
+    .innerJoin(numbers, (join) => join.onTrue())
+    .innerJoin(blacklisted, (join) => join.onTrue())
+    .selectAll('address_books')
+    .select(['emails.emails_all', 'emails.emails_active', 'numbers.numbers_all', 'numbers.numbers_new', 'numbers.numbers_active', 'blacklisted.blacklisted_new', 'blacklisted.blacklisted_active'])
+    .where('address_books.account_id', '=', accountId)
+    .where('address_books.id', '=', id)
+})
 
 /** findBook with the counts of its record. */
 export async function findBookWithCounts(db: Kysely<Database>, accountId: number, id: number): Promise<BookWithCounts | undefined> {

