@@ -23,7 +23,7 @@ import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js
 import { cpuSeconds, load1 } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { benchContact, postContacts } from './lib/contacts.js'
-import { json, timeSequentialGets, type LatencySummary } from './lib/http.js'
+import { json, summarize, timeSequentialGets, type LatencySummary } from './lib/http.js'
 import { activateSender, BENCH_SENDER } from './lib/senders.js'
 import { openPeek, type DbPeek } from './lib/db-peek.js'
 import {
@@ -56,6 +56,8 @@ const LOAD = { batch: 10_000, concurrency: 2 }
 /** Contacts i with i % 100 = 1 are blacklisted, with i % 100 = 2 unsubscribed: the copy must leave both out. */
 const BLACKLISTED = 1
 const UNSUBSCRIBED = 2
+/** Contacts per batch of the copy (SNAPSHOT_BATCH in src/services/email/campaign-lifecycle.ts). */
+const COPY_BATCH = 5000
 /** Addresses per POST /blacklist; per unsubscribe call the API takes 100 at most. */
 const BLACKLIST_BATCH = 5000
 const UNSUBSCRIBE_BATCH = 100
@@ -108,6 +110,8 @@ interface TargetResult {
   load1AtStart: number
   copies: CopyResult[]
   rawCopy?: RawCopyResult
+  /** PostgreSQL: VACUUM ANALYZE of the messages before the reads. */
+  vacuumSeconds?: number
   reads: ReadResult[]
   sending?: SendingResult
   serverPeakRssMiB: number | null
@@ -119,11 +123,13 @@ interface ScaleTarget {
   database: BenchDatabase
   server: TidingsServer
   headers: Record<string, string>
+  accountId: number
   peek: DbPeek
 }
 
 interface BenchList {
   id: number
+  accountId: number
   size: number
   recipients: number
 }
@@ -157,7 +163,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'scale', '--balance', String(Math.max(100_000, sum(SIZES)))], database.env)) as BenchAccount
     const headers = await authorization(server.base, account)
     await activateSender(server.base, headers, peek)
-    const target: ScaleTarget = { database, server, headers, peek }
+    const target: ScaleTarget = { database, server, headers, accountId: account.id, peek }
 
     const loadSeconds: Record<number, number> = {}
     const lists: BenchList[] = []
@@ -181,6 +187,15 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
       }
     }
     const reads: ReadResult[] = []
+    let vacuumSeconds: number | undefined
+    if (SCENARIOS.includes('read') && dialect === 'postgres') {
+      // Millions of new message rows start autovacuum within a minute or so; run what it would run first, so that
+      // no autovacuum worker competes with the reads for the two cores (as bench:audience-reads does).
+      const started = performance.now()
+      await peek.run('vacuum analyze messages')
+      vacuumSeconds = (performance.now() - started) / 1000
+      console.log(`  VACUUM ANALYZE messages: ${fmt(vacuumSeconds, 1)} s`)
+    }
     if (SCENARIOS.includes('read')) {
       const largest = Math.max(...copies.map((c) => c.size))
       for (const copy of copies) reads.push(await timeReads(target, copy, copy.size === largest))
@@ -201,7 +216,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     await peek.close()
     await server.stop()
     const profile = PROFILE && profileWindow ? summariseProfile(latestProfile(profileName), profileWindow) : null
-    return { dialect, load1AtStart, loadSeconds, copies, rawCopy, reads, sending, serverPeakRssMiB, profile }
+    return { dialect, load1AtStart, loadSeconds, copies, rawCopy, vacuumSeconds, reads, sending, serverPeakRssMiB, profile }
   } finally {
     await peek.close().catch(() => {})
     await server.stop()
@@ -225,7 +240,7 @@ async function loadList(target: ScaleTarget, size: number, prefix: string): Prom
   for (let i = 0; i < unsubscribed.length; i += UNSUBSCRIBE_BATCH) {
     await post(`/addressbooks/${id}/emails/unsubscribe`, { emails: unsubscribed.slice(i, i + UNSUBSCRIBE_BATCH) })
   }
-  return { id, size, recipients: size - blacklisted.length - unsubscribed.length }
+  return { id, accountId: target.accountId, size, recipients: size - blacklisted.length - unsubscribed.length }
 }
 
 /** `sendDate`: scheduled; `draft`: neither copied nor sent. */
@@ -329,23 +344,34 @@ async function timeReads(target: ScaleTarget, copy: CopyResult, loaded: boolean)
 }
 
 /**
- * The floor of the copy: the list's recipients (active, not blacklisted) written into a draft campaign's messages
- * by one INSERT … SELECT in one transaction, from the benchmark's own connection: the database's cost of those rows
- * with the same tables, indexes and triggers, without batches, jobs or payment.
+ * The floor of the copy: the list's recipients (active, not blacklisted) written into a draft campaign's messages by
+ * the copy's own INSERT … SELECT, in transactions of the copy's 5,000 contacts (one transaction of 1,000,000 rows
+ * overflows SQLite's page cache and takes twice as long), from the benchmark's own connection: the database's cost
+ * of those rows with the same tables, indexes and triggers, without jobs, payment or finding where a batch ends (the
+ * list's contact ids are read before the clock starts).
  */
 async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCopyResult> {
   const campaignId = await createCampaign(target, list, { draft: true })
   const writer = await openPeek(target.database, { writable: true })
   try {
+    const ids = await writer.all<{ id: number }>('select id from contacts where address_book_id = ? order by id', [list.id])
+    const sendAt = Date.now() + 86_400_000
     const started = performance.now()
-    const written = await writer.run(
-      `insert into messages (campaign_id, account_id, contact_id, address_book_id, address, variables, status, queued, next_attempt_at, updated_at)
-       select ?, c.account_id, c.id, c.address_book_id, c.email, c.variables, 0, 1, ?, ?
-       from contacts c
-       where c.address_book_id = ? and c.status = 1
-         and not exists (select 1 from email_blacklist b where b.account_id = c.account_id and b.email = c.email)`,
-      [campaignId, Date.now() + 86_400_000, Date.now(), list.id],
-    )
+    let written = 0
+    for (let i = 0; i < ids.length; i += COPY_BATCH) {
+      const from = i === 0 ? 0 : Number(ids[i - 1]!.id)
+      const to = Number(ids[Math.min(i + COPY_BATCH, ids.length) - 1]!.id)
+      await writer.run('begin')
+      written += await writer.run(
+        `insert into messages (campaign_id, account_id, contact_id, address_book_id, address, variables, status, queued, next_attempt_at, updated_at)
+         select ?, c.account_id, c.id, c.address_book_id, c.email, c.variables, 0, 1, ?, ?
+         from contacts c
+         where c.address_book_id = ? and c.id > ? and c.id <= ? and c.status = 1
+           and not exists (select 1 from email_blacklist b where b.account_id = ? and b.email = c.email)`,
+        [campaignId, sendAt, Date.now(), list.id, from, to, list.accountId],
+      )
+      await writer.run('commit')
+    }
     const seconds = (performance.now() - started) / 1000
     if (written !== list.recipients) throw new Error(`the reference copy wrote ${written} messages, expected ${list.recipients}`)
     return { size: list.size, recipients: list.recipients, seconds }
@@ -377,31 +403,15 @@ async function timeSending(target: ScaleTarget, list: BenchList): Promise<Sendin
     const counted = c.statistics.general.reduce((n, g) => n + g.count, 0)
     if (counted !== list.recipients) throw new Error(`GET ${path} counted ${counted} messages while sending, expected ${list.recipients}`)
   }
-  const times: LatencySummary[] = []
+  const times: number[] = []
   while ((await storedStatus(target, campaignId)) !== 3) {
-    times.push(await timeSequentialGets(target.server.base, target.headers, () => path, { count: 50, warmup: 0, check }))
+    times.push(...(await timeSequentialGets(target.server.base, target.headers, () => path, { count: 50, warmup: 0, check, keepTimes: true })).times!)
     await sleep(10)
   }
   const seconds = (performance.now() - startedAt) / 1000
-  const readWhileSending = mergeSummaries(times)
+  const readWhileSending = summarize(times)
   console.log(`  sent in ${fmt(seconds, 1)} s; GET ${path} while sending: p50 ${fmt(readWhileSending.p50Ms, 2)} ms, p99 ${fmt(readWhileSending.p99Ms, 2)} ms (${readWhileSending.requests} requests)`)
   return { messages: list.recipients, seconds, readWhileSending }
-}
-
-/** Rough merge of batches of requests: the medians and the worst of the tails (each batch is small). */
-function mergeSummaries(parts: LatencySummary[]): LatencySummary {
-  const requests = parts.reduce((n, p) => n + p.requests, 0)
-  const weighted = (pick: (p: LatencySummary) => number) => parts.reduce((s, p) => s + pick(p) * p.requests, 0) / Math.max(1, requests)
-  const sorted = (pick: (p: LatencySummary) => number) => parts.map(pick).sort((a, b) => a - b)
-  const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? 0
-  return {
-    requests,
-    p50Ms: median(sorted((p) => p.p50Ms)),
-    p90Ms: median(sorted((p) => p.p90Ms)),
-    p99Ms: sorted((p) => p.p99Ms).at(-1) ?? 0,
-    maxMs: sorted((p) => p.maxMs).at(-1) ?? 0,
-    meanMs: weighted((p) => p.meanMs),
-  }
 }
 
 function report(results: TargetResult[]): void {
