@@ -79,7 +79,10 @@ interface CopyResult {
   recipientsPerSecond: number
   /** Server CPU (all threads) during the copy. */
   serverCpuSeconds: number | null
-  /** CPU of this run's processes (the server, an embedded PostgreSQL, the benchmark): less noisy than seconds on a busy machine. */
+  /**
+   * SQLite: CPU of this run's processes (the server and the benchmark), less noisy than seconds on a busy machine.
+   * Null on PostgreSQL, whose processes come and go (autovacuum workers, pooled connections).
+   */
   runCpuSeconds: number | null
   statusAfter: number
 }
@@ -291,14 +294,14 @@ async function timeCopy(target: ScaleTarget, list: BenchList): Promise<CopyResul
   const pid = target.server.child.process.pid!
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
   const cpuBefore = cpuSeconds(pid)
-  const runCpuBefore = treeCpuSeconds(process.pid)
+  const runCpuBefore = runCpu(target)
   const started = performance.now()
   const campaignId = await createCampaign(target, list, { sendDate: tomorrow })
   const createSeconds = (performance.now() - started) / 1000
   const statusAfter = await statusLeaves(target, campaignId, [13], `the copy of ${list.size}`)
   const seconds = (performance.now() - started) / 1000
   const cpuAfter = cpuSeconds(pid)
-  const runCpuAfter = treeCpuSeconds(process.pid)
+  const runCpuAfter = runCpu(target)
   const copied = await target.peek.row<{ n: number }>('select count(*) as n from messages where campaign_id = ?', [campaignId])
   if (Number(copied?.n) !== list.recipients) throw new Error(`campaign ${campaignId} has ${copied?.n} messages, expected ${list.recipients}`)
   const answer = await campaignAnswer(target, campaignId)
@@ -362,7 +365,7 @@ async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCop
   try {
     const ids = await writer.all<{ id: number }>('select id from contacts where address_book_id = ? order by id', [list.id])
     const sendAt = Date.now() + 86_400_000
-    const runCpuBefore = treeCpuSeconds(process.pid)
+    const runCpuBefore = runCpu(target)
     const started = performance.now()
     let written = 0
     for (let i = 0; i < ids.length; i += COPY_BATCH) {
@@ -380,7 +383,7 @@ async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCop
       await writer.run('commit')
     }
     const seconds = (performance.now() - started) / 1000
-    const runCpuAfter = treeCpuSeconds(process.pid)
+    const runCpuAfter = runCpu(target)
     if (written !== list.recipients) throw new Error(`the reference copy wrote ${written} messages, expected ${list.recipients}`)
     return { size: list.size, recipients: list.recipients, seconds, runCpuSeconds: runCpuBefore === null || runCpuAfter === null ? null : runCpuAfter - runCpuBefore }
   } finally {
@@ -473,6 +476,11 @@ function report(results: TargetResult[]): void {
     if (r.profile) printProfile(r.dialect, r.profile, `the copy of ${fmt(Math.max(...SIZES), 0)}`)
   }
   printGoals(goals, environment, file)
+}
+
+/** The CPU time of the run's processes on SQLite (see CopyResult.runCpuSeconds). */
+function runCpu(target: ScaleTarget): number | null {
+  return target.database.dialect === 'sqlite' ? treeCpuSeconds(process.pid) : null
 }
 
 function cpuText(seconds: number | null): string {
