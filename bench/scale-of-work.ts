@@ -20,10 +20,10 @@
 import { autocannon } from './lib/autocannon.js'
 import { fmt, listFromEnv, machine, positiveNumber, printGoals, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
-import { cpuSeconds, load1 } from './lib/proc-stats.js'
+import { cpuSeconds, load1, treeCpuSeconds } from './lib/proc-stats.js'
 import { latestProfile, printProfile, summariseProfile, type ProfileSummary } from './lib/cpu-profile.js'
 import { benchContact, postContacts } from './lib/contacts.js'
-import { json, timeSequentialGets, type LatencySummary } from './lib/http.js'
+import { json, summarize, timeSequentialGets, type LatencySummary } from './lib/http.js'
 import { activateSender, BENCH_SENDER } from './lib/senders.js'
 import { openPeek, type DbPeek } from './lib/db-peek.js'
 import {
@@ -56,6 +56,8 @@ const LOAD = { batch: 10_000, concurrency: 2 }
 /** Contacts i with i % 100 = 1 are blacklisted, with i % 100 = 2 unsubscribed: the copy must leave both out. */
 const BLACKLISTED = 1
 const UNSUBSCRIBED = 2
+/** Contacts per batch of the copy (SNAPSHOT_BATCH in src/services/email/campaign-lifecycle.ts). */
+const COPY_BATCH = 5000
 /** Addresses per POST /blacklist; per unsubscribe call the API takes 100 at most. */
 const BLACKLIST_BATCH = 5000
 const UNSUBSCRIBE_BATCH = 100
@@ -77,6 +79,11 @@ interface CopyResult {
   recipientsPerSecond: number
   /** Server CPU (all threads) during the copy. */
   serverCpuSeconds: number | null
+  /**
+   * SQLite: CPU of this run's processes (the server and the benchmark), less noisy than seconds on a busy machine.
+   * Null on PostgreSQL, whose processes come and go (autovacuum workers, pooled connections).
+   */
+  runCpuSeconds: number | null
   statusAfter: number
 }
 
@@ -92,6 +99,7 @@ interface RawCopyResult {
   size: number
   recipients: number
   seconds: number
+  runCpuSeconds: number | null
 }
 
 interface SendingResult {
@@ -108,6 +116,8 @@ interface TargetResult {
   load1AtStart: number
   copies: CopyResult[]
   rawCopy?: RawCopyResult
+  /** PostgreSQL: VACUUM ANALYZE of the messages before the reads. */
+  vacuumSeconds?: number
   reads: ReadResult[]
   sending?: SendingResult
   serverPeakRssMiB: number | null
@@ -119,11 +129,13 @@ interface ScaleTarget {
   database: BenchDatabase
   server: TidingsServer
   headers: Record<string, string>
+  accountId: number
   peek: DbPeek
 }
 
 interface BenchList {
   id: number
+  accountId: number
   size: number
   recipients: number
 }
@@ -157,7 +169,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'scale', '--balance', String(Math.max(100_000, sum(SIZES)))], database.env)) as BenchAccount
     const headers = await authorization(server.base, account)
     await activateSender(server.base, headers, peek)
-    const target: ScaleTarget = { database, server, headers, peek }
+    const target: ScaleTarget = { database, server, headers, accountId: account.id, peek }
 
     const loadSeconds: Record<number, number> = {}
     const lists: BenchList[] = []
@@ -173,7 +185,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
       for (const list of lists) {
         const copy = await timeCopy(target, list)
         copies.push(copy)
-        console.log(`  copy of ${fmt(list.size, 0)}: ${fmt(copy.seconds, 2)} s (${fmt(copy.recipientsPerSecond, 0)} recipients/s; POST answered in ${fmt(copy.createSeconds * 1000, 0)} ms; server CPU ${copy.serverCpuSeconds === null ? '–' : fmt(copy.serverCpuSeconds, 1)} s)`)
+        console.log(`  copy of ${fmt(list.size, 0)}: ${fmt(copy.seconds, 2)} s (${fmt(copy.recipientsPerSecond, 0)} recipients/s; POST answered in ${fmt(copy.createSeconds * 1000, 0)} ms; CPU: server ${cpuText(copy.serverCpuSeconds)} s, the run ${cpuText(copy.runCpuSeconds)} s)`)
         if (list.size === Math.max(...SIZES)) {
           const from = (performance.now() - spawnedAt) / 1000 - copy.seconds
           profileWindow = { from, to: from + copy.seconds }
@@ -181,6 +193,15 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
       }
     }
     const reads: ReadResult[] = []
+    let vacuumSeconds: number | undefined
+    if (SCENARIOS.includes('read') && dialect === 'postgres') {
+      // Millions of new message rows start autovacuum within a minute or so; run what it would run first, so that
+      // no autovacuum worker competes with the reads for the two cores (as bench:audience-reads does).
+      const started = performance.now()
+      await peek.run('vacuum analyze messages')
+      vacuumSeconds = (performance.now() - started) / 1000
+      console.log(`  VACUUM ANALYZE messages: ${fmt(vacuumSeconds, 1)} s`)
+    }
     if (SCENARIOS.includes('read')) {
       const largest = Math.max(...copies.map((c) => c.size))
       for (const copy of copies) reads.push(await timeReads(target, copy, copy.size === largest))
@@ -189,7 +210,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     if (SCENARIOS.includes('copy')) {
       const largest = lists.reduce((a, b) => (b.size > a.size ? b : a))
       rawCopy = await timeRawCopy(target, largest)
-      console.log(`  reference, one INSERT … SELECT of ${fmt(largest.size, 0)}: ${fmt(rawCopy.seconds, 2)} s`)
+      console.log(`  reference, the copy's INSERT … SELECT of ${fmt(largest.size, 0)} alone: ${fmt(rawCopy.seconds, 2)} s (CPU of the run ${rawCopy.runCpuSeconds === null ? '–' : fmt(rawCopy.runCpuSeconds, 1)} s)`)
     }
 
     let sending: SendingResult | undefined
@@ -201,7 +222,7 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
     await peek.close()
     await server.stop()
     const profile = PROFILE && profileWindow ? summariseProfile(latestProfile(profileName), profileWindow) : null
-    return { dialect, load1AtStart, loadSeconds, copies, rawCopy, reads, sending, serverPeakRssMiB, profile }
+    return { dialect, load1AtStart, loadSeconds, copies, rawCopy, vacuumSeconds, reads, sending, serverPeakRssMiB, profile }
   } finally {
     await peek.close().catch(() => {})
     await server.stop()
@@ -225,7 +246,7 @@ async function loadList(target: ScaleTarget, size: number, prefix: string): Prom
   for (let i = 0; i < unsubscribed.length; i += UNSUBSCRIBE_BATCH) {
     await post(`/addressbooks/${id}/emails/unsubscribe`, { emails: unsubscribed.slice(i, i + UNSUBSCRIBE_BATCH) })
   }
-  return { id, size, recipients: size - blacklisted.length - unsubscribed.length }
+  return { id, accountId: target.accountId, size, recipients: size - blacklisted.length - unsubscribed.length }
 }
 
 /** `sendDate`: scheduled; `draft`: neither copied nor sent. */
@@ -273,12 +294,14 @@ async function timeCopy(target: ScaleTarget, list: BenchList): Promise<CopyResul
   const pid = target.server.child.process.pid!
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
   const cpuBefore = cpuSeconds(pid)
+  const runCpuBefore = runCpu(target)
   const started = performance.now()
   const campaignId = await createCampaign(target, list, { sendDate: tomorrow })
   const createSeconds = (performance.now() - started) / 1000
   const statusAfter = await statusLeaves(target, campaignId, [13], `the copy of ${list.size}`)
   const seconds = (performance.now() - started) / 1000
   const cpuAfter = cpuSeconds(pid)
+  const runCpuAfter = runCpu(target)
   const copied = await target.peek.row<{ n: number }>('select count(*) as n from messages where campaign_id = ?', [campaignId])
   if (Number(copied?.n) !== list.recipients) throw new Error(`campaign ${campaignId} has ${copied?.n} messages, expected ${list.recipients}`)
   const answer = await campaignAnswer(target, campaignId)
@@ -291,6 +314,7 @@ async function timeCopy(target: ScaleTarget, list: BenchList): Promise<CopyResul
     createSeconds,
     recipientsPerSecond: list.recipients / seconds,
     serverCpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    runCpuSeconds: runCpuBefore === null || runCpuAfter === null ? null : runCpuAfter - runCpuBefore,
     statusAfter,
   }
 }
@@ -329,26 +353,39 @@ async function timeReads(target: ScaleTarget, copy: CopyResult, loaded: boolean)
 }
 
 /**
- * The floor of the copy: the list's recipients (active, not blacklisted) written into a draft campaign's messages
- * by one INSERT … SELECT in one transaction, from the benchmark's own connection: the database's cost of those rows
- * with the same tables, indexes and triggers, without batches, jobs or payment.
+ * The floor of the copy: the list's recipients (active, not blacklisted) written into a draft campaign's messages by
+ * the copy's own INSERT … SELECT, in transactions of the copy's 5,000 contacts (one transaction of 1,000,000 rows
+ * overflows SQLite's page cache and takes twice as long), from the benchmark's own connection: the database's cost
+ * of those rows with the same tables, indexes and triggers, without jobs, payment or finding where a batch ends (the
+ * list's contact ids are read before the clock starts).
  */
 async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCopyResult> {
   const campaignId = await createCampaign(target, list, { draft: true })
   const writer = await openPeek(target.database, { writable: true })
   try {
+    const ids = await writer.all<{ id: number }>('select id from contacts where address_book_id = ? order by id', [list.id])
+    const sendAt = Date.now() + 86_400_000
+    const runCpuBefore = runCpu(target)
     const started = performance.now()
-    const written = await writer.run(
-      `insert into messages (campaign_id, account_id, contact_id, address_book_id, address, variables, status, queued, next_attempt_at, updated_at)
-       select ?, c.account_id, c.id, c.address_book_id, c.email, c.variables, 0, 1, ?, ?
-       from contacts c
-       where c.address_book_id = ? and c.status = 1
-         and not exists (select 1 from email_blacklist b where b.account_id = c.account_id and b.email = c.email)`,
-      [campaignId, Date.now() + 86_400_000, Date.now(), list.id],
-    )
+    let written = 0
+    for (let i = 0; i < ids.length; i += COPY_BATCH) {
+      const from = i === 0 ? 0 : Number(ids[i - 1]!.id)
+      const to = Number(ids[Math.min(i + COPY_BATCH, ids.length) - 1]!.id)
+      await writer.run('begin')
+      written += await writer.run(
+        `insert into messages (campaign_id, account_id, contact_id, address_book_id, address, variables, status, queued, next_attempt_at, updated_at)
+         select ?, c.account_id, c.id, c.address_book_id, c.email, c.variables, 0, 1, ?, ?
+         from contacts c
+         where c.address_book_id = ? and c.id > ? and c.id <= ? and c.status = 1
+           and not exists (select 1 from email_blacklist b where b.account_id = ? and b.email = c.email)`,
+        [campaignId, sendAt, Date.now(), list.id, from, to, list.accountId],
+      )
+      await writer.run('commit')
+    }
     const seconds = (performance.now() - started) / 1000
+    const runCpuAfter = runCpu(target)
     if (written !== list.recipients) throw new Error(`the reference copy wrote ${written} messages, expected ${list.recipients}`)
-    return { size: list.size, recipients: list.recipients, seconds }
+    return { size: list.size, recipients: list.recipients, seconds, runCpuSeconds: runCpuBefore === null || runCpuAfter === null ? null : runCpuAfter - runCpuBefore }
   } finally {
     await writer.close()
   }
@@ -377,31 +414,15 @@ async function timeSending(target: ScaleTarget, list: BenchList): Promise<Sendin
     const counted = c.statistics.general.reduce((n, g) => n + g.count, 0)
     if (counted !== list.recipients) throw new Error(`GET ${path} counted ${counted} messages while sending, expected ${list.recipients}`)
   }
-  const times: LatencySummary[] = []
+  const times: number[] = []
   while ((await storedStatus(target, campaignId)) !== 3) {
-    times.push(await timeSequentialGets(target.server.base, target.headers, () => path, { count: 50, warmup: 0, check }))
+    times.push(...(await timeSequentialGets(target.server.base, target.headers, () => path, { count: 50, warmup: 0, check, keepTimes: true })).times!)
     await sleep(10)
   }
   const seconds = (performance.now() - startedAt) / 1000
-  const readWhileSending = mergeSummaries(times)
+  const readWhileSending = summarize(times)
   console.log(`  sent in ${fmt(seconds, 1)} s; GET ${path} while sending: p50 ${fmt(readWhileSending.p50Ms, 2)} ms, p99 ${fmt(readWhileSending.p99Ms, 2)} ms (${readWhileSending.requests} requests)`)
   return { messages: list.recipients, seconds, readWhileSending }
-}
-
-/** Rough merge of batches of requests: the medians and the worst of the tails (each batch is small). */
-function mergeSummaries(parts: LatencySummary[]): LatencySummary {
-  const requests = parts.reduce((n, p) => n + p.requests, 0)
-  const weighted = (pick: (p: LatencySummary) => number) => parts.reduce((s, p) => s + pick(p) * p.requests, 0) / Math.max(1, requests)
-  const sorted = (pick: (p: LatencySummary) => number) => parts.map(pick).sort((a, b) => a - b)
-  const median = (xs: number[]) => xs[Math.floor(xs.length / 2)] ?? 0
-  return {
-    requests,
-    p50Ms: median(sorted((p) => p.p50Ms)),
-    p90Ms: median(sorted((p) => p.p90Ms)),
-    p99Ms: sorted((p) => p.p99Ms).at(-1) ?? 0,
-    maxMs: sorted((p) => p.maxMs).at(-1) ?? 0,
-    meanMs: weighted((p) => p.meanMs),
-  }
 }
 
 function report(results: TargetResult[]): void {
@@ -424,12 +445,13 @@ function report(results: TargetResult[]): void {
   }
   const file = writeResults('scale-of-work', { date, environment, results, goals })
 
-  console.log('\n| database | list | recipients | copy (s) | recipients/s | server CPU (s) | reference: one INSERT … SELECT (s) | reference / copy |')
+  console.log('\n| database | list | recipients | copy (s) | recipients/s | CPU: server / the run (s) | reference: the INSERT … SELECT alone (s, CPU s) | reference / copy (time, CPU) |')
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
   for (const r of results) {
     for (const c of r.copies) {
       const raw = r.rawCopy?.size === c.size ? r.rawCopy : undefined
-      console.log(`| ${r.dialect} | ${fmt(c.size, 0)} | ${fmt(c.recipients, 0)} | ${fmt(c.seconds, 2)} | ${fmt(c.recipientsPerSecond, 0)} | ${c.serverCpuSeconds === null ? '–' : fmt(c.serverCpuSeconds, 1)} | ${raw ? fmt(raw.seconds, 2) : '–'} | ${raw ? fmt(raw.seconds / c.seconds, 2) : '–'} |`)
+      const cpuRatio = raw?.runCpuSeconds && c.runCpuSeconds ? fmt(raw.runCpuSeconds / c.runCpuSeconds, 2) : '–'
+      console.log(`| ${r.dialect} | ${fmt(c.size, 0)} | ${fmt(c.recipients, 0)} | ${fmt(c.seconds, 2)} | ${fmt(c.recipientsPerSecond, 0)} | ${cpuText(c.serverCpuSeconds)} / ${cpuText(c.runCpuSeconds)} | ${raw ? `${fmt(raw.seconds, 2)}, ${cpuText(raw.runCpuSeconds)}` : '–'} | ${raw ? `${fmt(raw.seconds / c.seconds, 2)}, ${cpuRatio}` : '–'} |`)
     }
   }
   console.log('\n| database | request | p50 (ms) | p90 (ms) | p99 (ms) | req/s | p50 / p50 of the smallest |')
@@ -454,6 +476,15 @@ function report(results: TargetResult[]): void {
     if (r.profile) printProfile(r.dialect, r.profile, `the copy of ${fmt(Math.max(...SIZES), 0)}`)
   }
   printGoals(goals, environment, file)
+}
+
+/** The CPU time of the run's processes on SQLite (see CopyResult.runCpuSeconds). */
+function runCpu(target: ScaleTarget): number | null {
+  return target.database.dialect === 'sqlite' ? treeCpuSeconds(process.pid) : null
+}
+
+function cpuText(seconds: number | null): string {
+  return seconds === null ? '–' : fmt(seconds, 1)
 }
 
 function sum(xs: readonly number[]): number {

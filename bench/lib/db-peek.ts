@@ -9,6 +9,8 @@ import type { BenchDatabase } from './tidings.js'
 export interface DbPeek {
   /** The first row of a query with `?` placeholders (turned into $1, $2 … on PostgreSQL). */
   row<T>(query: string, params?: unknown[]): Promise<T | undefined>
+  /** Every row of a query. */
+  all<T>(query: string, params?: unknown[]): Promise<T[]>
   /** Runs a statement; returns the rows it changed. */
   run(query: string, params?: unknown[]): Promise<number>
   close(): Promise<void>
@@ -26,6 +28,7 @@ export async function openPeek(database: BenchDatabase, options: { writable?: bo
     }
     return {
       row: async <T>(query: string, params: unknown[] = []) => db.prepare(query).get(...params) as T | undefined,
+      all: async <T>(query: string, params: unknown[] = []) => db.prepare(query).all(...params) as T[],
       run: async (query: string, params: unknown[] = []) => db.prepare(query).run(...params).changes,
       close: async () => {
         db.close()
@@ -40,6 +43,7 @@ export async function openPeek(database: BenchDatabase, options: { writable?: bo
   }
   return {
     row: async <T>(query: string, params: unknown[] = []) => (await client.query(numbered(query), params)).rows[0] as T | undefined,
+    all: async <T>(query: string, params: unknown[] = []) => (await client.query(numbered(query), params)).rows as T[],
     run: async (query: string, params: unknown[] = []) => (await client.query(numbered(query), params)).rowCount ?? 0,
     close: () => client.end(),
   }

@@ -11,6 +11,8 @@ export async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
 
 export interface LatencySummary {
   requests: number
+  /** Every latency, when asked for (`keepTimes`): to merge summaries of several runs exactly. */
+  times?: number[]
   p50Ms: number
   p90Ms: number
   p99Ms: number
@@ -27,7 +29,7 @@ export async function timeSequentialGets(
   base: string,
   headers: Record<string, string>,
   paths: () => string,
-  options: { count: number; warmup: number; maxSeconds?: number; check?: (body: string) => void },
+  options: { count: number; warmup: number; maxSeconds?: number; check?: (body: string) => void; keepTimes?: boolean },
 ): Promise<LatencySummary> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const { hostname, port } = new URL(base)
@@ -58,7 +60,7 @@ export async function timeSequentialGets(
     const times: number[] = []
     const deadline = performance.now() + (options.maxSeconds ?? Infinity) * 1000
     for (let i = 0; i < options.count && performance.now() < deadline; i++) times.push(await get(paths()))
-    return summarize(times)
+    return options.keepTimes ? { ...summarize(times), times } : summarize(times)
   } finally {
     agent.destroy()
   }

@@ -1,6 +1,7 @@
 // A campaign's messages counted per channel and status, with how many were sent, opened, clicked and unsubscribed:
 // what GET /campaigns/{id}, GET /campaigns and a Viber campaign's statistics show, read from a few rows instead
-// of counting a million messages per request (433 ms per GET on SQLite, docs/benchmarks.md "Scale of work").
+// of counting a million messages per request (232 ms at p50 for 980,000 on SQLite, docs/benchmarks.md "Scale of
+// work").
 // Triggers on `messages` keep the counts in the statement that changes a message, so every writer (the copy, the
 // dispatcher's recording, tracking, bounces, reports, receipts, cancels, deletes) is counted, in its own
 // transaction: a rollback takes its counts with it, and no writer can forget them.
@@ -44,7 +45,7 @@ async function create(db: Kysely<unknown>): Promise<void> {
     await createPostgresTriggers(db)
   } else {
     // One row per key, the key its primary key in a table without rowid: a trigger's upsert walks one B-tree, not
-    // a rowid table and a unique index (0.75 against 1.2 µs per copied recipient).
+    // a rowid table and a unique index (0.75–0.9 against 1.15 µs per copied recipient).
     await withCounts(db.schema.createTable('campaign_counts'))
       .addPrimaryKeyConstraint('campaign_counts_pk', ['campaign_id', 'channel', 'status'])
       .modifyEnd(sql`without rowid`)
