@@ -1,19 +1,27 @@
 // `npm run bench:api`: throughput and latency of GET /addressbooks/{id} (bearer check + book lookup + counts)
-// on SQLite and on PostgreSQL, against a bare Fastify 5 route serving the same JSON as a constant.
+// on SQLite and on PostgreSQL, against a bare Fastify 5 route serving the same JSON as a constant; and of the
+// tracking hits of a sent campaign (GET of open pixels and click redirects with valid tokens, each request to
+// another message) against bare Fastify routes answering the same bytes (bench/lib/tracking-hits.ts).
 //
-// Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, LOG_LEVEL=warn;
-// the bare route through `node --input-type=module`), so autocannon, which runs in this process, does not share
-// an event loop with the server it measures.
+// Every server runs in its own child process (`node bin/tidings.js serve` on the freshly built dist/, at the server's
+// default LOG_LEVEL as a new user runs it; the bare route through `node --input-type=module`), so autocannon, which
+// runs in this process, does not share an event loop with the server it measures.
 //
 // Environment: BENCH_DURATION (seconds per target, default 20), BENCH_WARMUP (seconds, default 3, not counted),
 // BENCH_CONNECTIONS (default 50), BENCH_TARGETS (comma list of sqlite,postgres,bare; default all three),
-// BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default warn), BENCH_PROFILE=1 (run the servers with
-// --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
+// BENCH_PATHS (comma list of addressbook,pixel,click; default all three), BENCH_TRACKING_MESSAGES (messages of the
+// tracked campaign, default 20000), BENCH_ROUNDS (tracking loads in that many rounds, alternating with the
+// reference's; default 3),
+// BENCH_LOG_LEVEL (the Tidings server's LOG_LEVEL, default: the server's own default, info), BENCH_PROFILE=1 (run
+// the servers with --cpu-prof; profiles land in bench/results/profiles/ — this slows them down, so do not compare such runs),
 // BENCH_SKIP_BUILD=1 (use dist/ as it is), TIDINGS_TEST_DATABASE_URL (PostgreSQL server URL with rights to
 // create databases; without it an embedded PostgreSQL is started).
 import { autocannon } from './lib/autocannon.js'
-import { fmt, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
+import { fmt, listFromEnv, machine, positiveNumber, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, PROFILE, profileArgs, startChild, waitFor } from './lib/processes.js'
+import { printProfile, type ProfileSummary } from './lib/cpu-profile.js'
+import { loadInRounds, startBareTracking, type HitKind, type HitLoad } from './lib/tracking-hits.js'
+import { benchTrackingTarget, type TrackingResult } from './lib/tracking-target.js'
 import {
   authorization,
   createAccount,
@@ -25,11 +33,12 @@ import {
   type TidingsServer,
 } from './lib/tidings.js'
 import { freePort } from '../test/helpers/postgres.js'
+import { SETTINGS } from '../src/config/schema.js'
 
 const DURATION = positiveNumber('BENCH_DURATION', 20)
 const WARMUP = Math.min(positiveNumber('BENCH_WARMUP', 3), DURATION)
 const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50)
-const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || String(SETTINGS.logLevel.default({}))
 
 type TargetName = 'sqlite' | 'postgres' | 'bare'
 const TARGETS = targetsFromEnv<TargetName>(['sqlite', 'postgres', 'bare'])
@@ -38,9 +47,30 @@ const LABELS: Record<TargetName, string> = {
   postgres: 'Tidings, PostgreSQL',
   bare: 'bare Fastify 5 (no auth, no DB)',
 }
+type PathName = 'addressbook' | HitKind
+const PATHS = listFromEnv<PathName>('BENCH_PATHS', ['addressbook', 'pixel', 'click'], ['addressbook', 'pixel', 'click'])
+const HIT_KINDS = PATHS.filter((p): p is HitKind => p !== 'addressbook')
+const PATH_LABELS: Record<PathName, string> = {
+  addressbook: 'GET /addressbooks/{id}',
+  pixel: 'GET /t/{token}/open.gif',
+  click: 'GET /t/{token}/c/0',
+}
+const TRACKING_MESSAGES = Math.max(1, Math.floor(positiveNumber('BENCH_TRACKING_MESSAGES', 20_000)))
+const ROUNDS = Math.max(1, Math.floor(positiveNumber('BENCH_ROUNDS', 3)))
+const TRACKING = {
+  count: TRACKING_MESSAGES,
+  kinds: HIT_KINDS,
+  logLevel: LOG_LEVEL,
+  profile: PROFILE,
+  rounds: ROUNDS,
+  roundSeconds: DURATION / ROUNDS,
+  warmup: WARMUP,
+  connections: CONNECTIONS,
+}
 
 interface Measurement {
   target: TargetName
+  path: PathName
   label: string
   url: string
   reqPerSec: number
@@ -55,6 +85,14 @@ interface Measurement {
   mismatches: number
   statusCodes: Record<string, number>
   durationSeconds: number
+  /** Tracking hits: req/s of each round (the figures above are their medians). */
+  rounds?: number[]
+  /** Tracking hits: the server's CPU time (all threads) per answer, in µs (the median of the rounds). */
+  serverCpuMicrosPerRequest?: number | null
+  /** Tracking hits, the reference: the database whose rounds it alternated with. */
+  alongside?: 'sqlite' | 'postgres'
+  /** Tracking hits: the CPU profile of the server over the load (BENCH_PROFILE=1). */
+  profile?: ProfileSummary
 }
 
 async function main(): Promise<void> {
@@ -63,16 +101,31 @@ async function main(): Promise<void> {
 
   const measured: Measurement[] = []
   let body: string | undefined
-  for (const target of ['sqlite', 'postgres'] as const) {
-    if (!TARGETS.includes(target)) continue
-    const result = await benchTidings(target)
-    body ??= result.body
-    if (result.measurement) measured.push(result.measurement)
-  }
-  if (TARGETS.includes('bare')) {
-    // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
-    body ??= (await benchTidings('sqlite', { captureOnly: true })).body
-    measured.push(await benchBare(body))
+  // The tracking reference runs beside the Tidings servers: its rounds alternate with theirs.
+  const bareTracking = HIT_KINDS.length > 0 && TARGETS.includes('bare') ? await startBareTracking(TRACKING_MESSAGES) : undefined
+  try {
+    for (const target of ['sqlite', 'postgres'] as const) {
+      if (!TARGETS.includes(target)) continue
+      if (PATHS.includes('addressbook')) {
+        const result = await benchTidings(target)
+        body ??= result.body
+        if (result.measurement) measured.push(result.measurement)
+      }
+      if (HIT_KINDS.length > 0) measured.push(...trackingMeasurements(target, await benchTrackingTarget(target, { ...TRACKING, bare: bareTracking })))
+    }
+    if (TARGETS.includes('bare')) {
+      if (PATHS.includes('addressbook')) {
+        // The reference needs a real response body; capture one from SQLite when no Tidings target was run.
+        body ??= (await benchTidings('sqlite', { captureOnly: true })).body
+        measured.push(await benchBare(body))
+      }
+      // With no Tidings target, the reference alone.
+      if (bareTracking && !measured.some((m) => m.path !== 'addressbook')) {
+        for (const kind of HIT_KINDS) measured.push(hitMeasurement('bare', kind, (await loadInRounds(kind, { bare: bareTracking }, TRACKING)).bare!))
+      }
+    }
+  } finally {
+    await bareTracking?.stop()
   }
   await stopEmbeddedPostgres()
   report(measured, body)
@@ -100,6 +153,44 @@ async function benchTidings(
   } finally {
     await server?.stop()
     await database.drop()
+  }
+}
+
+// ---- Tidings: tracking hits -----------------------------------------------------------------------------
+
+/** Tidings' loads of one database and the reference's rounds taken between them, as rows of the report. */
+function trackingMeasurements(dialect: 'sqlite' | 'postgres', results: TrackingResult[]): Measurement[] {
+  return results.flatMap((r) => {
+    const tidings = hitMeasurement(dialect, r.kind, r.tidings)
+    if (r.profile) {
+      tidings.profile = r.profile
+      printProfile(`${tidings.label}, ${PATH_LABELS[r.kind]}`, r.profile, 'its load (the reference\'s rounds idle)')
+    }
+    return r.bare ? [tidings, { ...hitMeasurement('bare', r.kind, r.bare), alongside: dialect }] : [tidings]
+  })
+}
+
+function hitMeasurement(target: TargetName, kind: HitKind, load: HitLoad): Measurement {
+  return {
+    target,
+    path: kind,
+    label: LABELS[target],
+    url: PATH_LABELS[kind],
+    reqPerSec: load.reqPerSec,
+    latencyP50Ms: load.latency.p50,
+    latencyP99Ms: load.latency.p99,
+    latencyAvgMs: load.latency.average,
+    latencyMaxMs: load.latency.max,
+    totalRequests: load.totalRequests,
+    errors: load.errors,
+    timeouts: load.timeouts,
+    // 3xx is the right answer of a click: what counts is the check of every answer.
+    non2xx: 0,
+    mismatches: load.wrong,
+    statusCodes: load.statusCodes,
+    durationSeconds: load.durationSeconds,
+    rounds: load.rounds,
+    serverCpuMicrosPerRequest: load.cpuMicrosPerRequest,
   }
 }
 
@@ -141,6 +232,7 @@ async function measure(target: TargetName, url: string, headers: Record<string, 
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, expectBody: body })
   const m: Measurement = {
     target,
+    path: 'addressbook',
     label: LABELS[target],
     url,
     reqPerSec: r.requests.average,
@@ -161,28 +253,39 @@ async function measure(target: TargetName, url: string, headers: Record<string, 
 }
 
 function report(measured: Measurement[], body: string | undefined): void {
-  const bare = measured.find((m) => m.target === 'bare')
-  const rows = measured.map((m) => ({
-    ...m,
-    ratioToBare: bare ? {
-      reqPerSec: m.reqPerSec / bare.reqPerSec,
-      latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
-      latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
-    } : null,
-  }))
-  const sqlite = rows.find((m) => m.target === 'sqlite')
+  // Each path is compared with the bare route of the same path, measured in the same run; tracking hits with the
+  // reference's rounds taken between theirs.
+  const bareOf = (m: Measurement) =>
+    measured.find((b) => b.target === 'bare' && b.path === m.path && b.alongside === (m.target === 'bare' ? m.alongside : m.target)) ??
+    measured.find((b) => b.target === 'bare' && b.path === m.path)
+  const rows = measured.map((m) => {
+    const bare = bareOf(m)
+    return {
+      ...m,
+      ratioToBare: bare ? {
+        reqPerSec: m.reqPerSec / bare.reqPerSec,
+        latencyP50: bare.latencyP50Ms > 0 ? m.latencyP50Ms / bare.latencyP50Ms : null,
+        latencyP99: bare.latencyP99Ms > 0 ? m.latencyP99Ms / bare.latencyP99Ms : null,
+        // The req/s ratio a server that has a core to itself would reach: CPU per answer, the reference's over its.
+        serverCpu: m.serverCpuMicrosPerRequest && bare.serverCpuMicrosPerRequest ? bare.serverCpuMicrosPerRequest / m.serverCpuMicrosPerRequest : null,
+      } : null,
+    }
+  })
+  const sqlite = rows.find((m) => m.target === 'sqlite' && m.path === 'addressbook')
   const goals = {
     sqliteThroughput: sqlite ? { goal: '>= 10000 req/s on SQLite', value: sqlite.reqPerSec, met: sqlite.reqPerSec >= 10_000 } : null,
     sqliteP99: sqlite ? { goal: 'p99 < 10 ms on SQLite', value: sqlite.latencyP99Ms, met: sqlite.latencyP99Ms < 10 } : null,
     ratio: rows
-      .filter((m) => m.target !== 'bare' && m.ratioToBare)
-      .map((m) => ({ goal: `${m.label}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
+      .filter((m) => m.target !== 'bare' && m.ratioToBare && (m.path === 'addressbook' || m.target === 'sqlite'))
+      .map((m) => ({ goal: `${m.label}, ${PATH_LABELS[m.path]}: req/s >= 0.5 x bare`, value: m.ratioToBare!.reqPerSec, met: m.ratioToBare!.reqPerSec >= 0.5 })),
   }
   const environment = {
     ...machine(),
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
+    trackingMessages: HIT_KINDS.length > 0 ? TRACKING_MESSAGES : null,
+    trackingRounds: HIT_KINDS.length > 0 ? ROUNDS : null,
     tidingsLogLevel: LOG_LEVEL,
     tidingsServer: 'node bin/tidings.js serve (compiled dist/)',
     postgres: TARGETS.includes('postgres') ? postgresSource() : null,
@@ -193,11 +296,11 @@ function report(measured: Measurement[], body: string | undefined): void {
 
   const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmt(v, 2)}×`)
   console.log('')
-  console.log(`| target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / mismatches | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare |`)
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|`)
+  console.log(`| path | target | req/s (avg) | p50 (ms) | p99 (ms) | errors / non-2xx / wrong answers | req/s ÷ bare | p50 ÷ bare | p99 ÷ bare | server CPU µs/req | bare's CPU ÷ its |`)
+  console.log(`|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`)
   for (const m of rows) {
     console.log(
-      `| ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} |`,
+      `| ${PATH_LABELS[m.path]} | ${m.label}${m.alongside ? ` (between ${LABELS[m.alongside]}'s rounds)` : ''} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyP50Ms, 2)} | ${fmt(m.latencyP99Ms, 2)} | ${m.errors} / ${m.non2xx} / ${m.mismatches} | ${ratio(m.ratioToBare?.reqPerSec)} | ${ratio(m.ratioToBare?.latencyP50)} | ${ratio(m.ratioToBare?.latencyP99)} | ${m.serverCpuMicrosPerRequest ? fmt(m.serverCpuMicrosPerRequest, 0) : '–'} | ${ratio(m.ratioToBare?.serverCpu)} |`,
     )
   }
   console.log('')

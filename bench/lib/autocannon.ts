@@ -25,6 +25,8 @@ export interface AutocannonRequest {
   headers?: Record<string, string>
   /** Called before each request: returns the request to send (here: a different path each time). */
   setupRequest?: (request: AutocannonRequest) => AutocannonRequest
+  /** Called with each answer: its status, its body (decoded as UTF-8) and its headers (names in lower case). */
+  onResponse?: (status: number, body: string, context: object, headers: Record<string, string>) => void
 }
 
 export interface AutocannonOptions {

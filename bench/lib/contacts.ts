@@ -52,7 +52,7 @@ export async function writeContactsCsv(path: string, count: number, prefix = 'c'
 
 /**
  * POSTs contacts from..to-1 to a list, `batch` per request with `concurrency` requests in flight; every
- * contact must be accepted. Returns the number of requests.
+ * contact must be accepted. Returns the number of requests. The bodies are made as they are sent.
  */
 export async function postContacts(
   base: string,
@@ -60,22 +60,35 @@ export async function postContacts(
   list: number,
   options: { from: number; to: number; batch: number; concurrency: number; prefix?: string },
 ): Promise<number> {
+  const bodies = function* () {
+    for (let from = options.from; from < options.to; from += options.batch) yield addEmailsBody(from, Math.min(options.to, from + options.batch), options.prefix)
+  }
+  return postBodies(base, headers, list, bodies(), options.concurrency)
+}
+
+/** The bodies of postContacts, made ahead (bench:import makes them before its clock starts, as for raw inserts). */
+export function addEmailsBodies(options: { from: number; to: number; batch: number; prefix?: string }): string[] {
+  const bodies: string[] = []
+  for (let from = options.from; from < options.to; from += options.batch) bodies.push(addEmailsBody(from, Math.min(options.to, from + options.batch), options.prefix))
+  return bodies
+}
+
+/** POSTs each body to POST /addressbooks/{list}/emails, `concurrency` at a time; each must be accepted whole. */
+export async function postBodies(base: string, headers: Record<string, string>, list: number, bodies: Iterable<string>, concurrency: number): Promise<number> {
   const url = `${base}/addressbooks/${list}/emails`
-  let next = options.from
+  const next = bodies[Symbol.iterator]()
   let requests = 0
   const worker = async () => {
-    while (next < options.to) {
-      const from = next
-      next = Math.min(options.to, from + options.batch)
+    for (let body = next.next(); !body.done; body = next.next()) {
       const answer = await json<{ result: boolean; invalid_emails?: string[] }>(url, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
-        body: addEmailsBody(from, next, options.prefix),
+        body: body.value,
       })
       requests++
       if (answer.result !== true || answer.invalid_emails) throw new Error(`unexpected answer: ${JSON.stringify(answer).slice(0, 300)}`)
     }
   }
-  await Promise.all(Array.from({ length: options.concurrency }, worker))
+  await Promise.all(Array.from({ length: concurrency }, worker))
   return requests
 }

@@ -11,6 +11,8 @@ export async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
 
 export interface LatencySummary {
   requests: number
+  /** Every latency, when asked for (`keepTimes`): to merge summaries of several runs exactly. */
+  times?: number[]
   p50Ms: number
   p90Ms: number
   p99Ms: number
@@ -21,13 +23,13 @@ export interface LatencySummary {
 /**
  * GETs `paths()` one after the other on one keep-alive connection, `warmup` times untimed, then `count`
  * times timed (from writing the request to the last byte of the answer), or fewer when the timed requests
- * take longer than `maxSeconds`. Every answer must be a 200.
+ * take longer than `maxSeconds`. Every answer must be a 200, and pass `check` when one is given.
  */
 export async function timeSequentialGets(
   base: string,
   headers: Record<string, string>,
   paths: () => string,
-  options: { count: number; warmup: number; maxSeconds?: number },
+  options: { count: number; warmup: number; maxSeconds?: number; check?: (body: string) => void; keepTimes?: boolean },
 ): Promise<LatencySummary> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const { hostname, port } = new URL(base)
@@ -40,7 +42,14 @@ export async function timeSequentialGets(
         res.on('end', () => {
           const ms = Number(process.hrtime.bigint() - started) / 1e6
           if (res.statusCode !== 200) reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))
-          else resolve(ms)
+          else {
+            try {
+              options.check?.(Buffer.concat(chunks).toString())
+              resolve(ms)
+            } catch (err) {
+              reject(err as Error)
+            }
+          }
         })
       })
       req.on('error', reject)
@@ -51,7 +60,7 @@ export async function timeSequentialGets(
     const times: number[] = []
     const deadline = performance.now() + (options.maxSeconds ?? Infinity) * 1000
     for (let i = 0; i < options.count && performance.now() < deadline; i++) times.push(await get(paths()))
-    return summarize(times)
+    return options.keepTimes ? { ...summarize(times), times } : summarize(times)
   } finally {
     agent.destroy()
   }

@@ -1,10 +1,11 @@
 // The operator surface: liveness, Prometheus metrics, and the OpenAPI document with its browsable docs.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client'
+import { Registry, collectDefaultMetrics } from 'prom-client'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { AppError } from '../services/errors.js'
+import { RequestMetrics } from './request-metrics.js'
 
 /** How long one database probe answers every /healthz: a flood of them costs the database one query a second. */
 const HEALTH_PROBE_MS = 1000
@@ -13,19 +14,10 @@ const HEALTH_PROBE_MS = 1000
 export function registerMetrics(app: FastifyInstance, token: string): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const labelNames = ['method', 'route', 'status'] as const
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] })
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from request to response',
-    labelNames,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  })
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }
-    requests.inc(labels)
-    latency.observe(labels, reply.elapsedTime / 1000)
+  const requests = new RequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
+  app.addHook('onResponse', (request, reply, done) => {
+    requests.record(request.method, request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)
+    done()
   })
   app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     if (token !== '' && !bearerIs(request, token)) {

@@ -1,10 +1,10 @@
 // buildServer(deps): the Fastify instance with the SendPulse conventions, auth, routes and operator
 // endpoints. It never listens; main.ts (or a test's inject) drives it.
 import { answerClientError } from './client-errors.js'
+import { AccessLog } from './access-log.js'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import fastJson from 'fast-json-stringify'
 import type { Deps } from '../services/types.js'
-import { escapeNonAscii, stringifyAscii } from '../lib/ascii-json.js'
+import { stringifyAscii } from '../lib/ascii-json.js'
 import { fastifyTrustProxy } from '../lib/trust-proxy.js'
 import { acceptLargeBodies, publicBodyLimit, registerBodyParsers } from './conventions/body-parsers.js'
 import { parseQueryString } from './conventions/query.js'
@@ -12,6 +12,7 @@ import { registerInputNormalization } from './conventions/input.js'
 import { validationError } from './conventions/validation-messages.js'
 import { answerFrameworkError, registerErrorHandler } from './errors.js'
 import { registerNotFound } from './not-found.js'
+import { lazySerializers, lazyValidators } from './lazy-schemas.js'
 import { registerBearerCheck, registerTokenRoute } from './auth.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
 import { addressbookRoutes } from './routes/addressbooks.js'
@@ -40,6 +41,7 @@ import { pingDatabase } from '../storage/repos/health.js'
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
+    logController: new AccessLog(),
     // Behind a reverse proxy the client is the proxy; its X-Forwarded-For names the real one.
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     requestIdHeader: 'x-request-id',
@@ -58,15 +60,12 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     schemaErrorFormatter: validationError,
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: { buildValidator: lazyValidators, buildSerializer: lazySerializers } },
   })
 
   // The npm SDK sends GET parameters only as a JSON body (COMPAT.md 2): parse GET bodies too.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true })
   registerBodyParsers(app)
-  app.setSerializerCompiler(({ schema }) => {
-    const stringify = fastJson(schema as Parameters<typeof fastJson>[0])
-    return (data) => escapeNonAscii(stringify(data))
-  })
   app.setReplySerializer((payload) => stringifyAscii(payload))
   registerErrorHandler(app)
   registerNotFound(app)

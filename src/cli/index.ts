@@ -10,11 +10,16 @@ import { registerOutboxCommand } from './commands/outbox.js'
 import { registerCampaignCommands } from './commands/campaigns.js'
 import { registerSmsCommands } from './commands/sms.js'
 import { registerViberCommands } from './commands/viber.js'
+import { releaseYoungGeneration } from '../lib/young-generation.js'
 
 const program = new Command('tidings')
   .description('Self-hosted bulk email, SMS and Viber messaging with a SendPulse-compatible API')
   .option('-c, --config <file>', 'JSON config file (also TIDINGS_CONFIG)')
   .showHelpAfterError()
+  // serve and worker release it once started (main.ts); every other command now, before its work.
+  .hook('preAction', (_program, command) => {
+    if (command.name() !== 'serve' && command.name() !== 'worker') releaseYoungGeneration()
+  })
 
 registerServeCommands(program)
 registerAccountCommands(program)

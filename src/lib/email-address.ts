@@ -1,6 +1,6 @@
 // Email addresses as the service stores them: trimmed, syntax-checked, the domain lower-cased (domains are
 // case-insensitive; the local part is the mailbox owner's and is kept as given, as RFC 5321 says).
-import validator from 'validator'
+import { isEmail } from './validator-parts.js'
 
 /**
  * Plain ASCII addresses: a dot-atom local part of at most 64 characters and a host name of letter-digit-
@@ -18,7 +18,7 @@ export function normalizeEmail(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined
   const trimmed = raw.trim()
   if (trimmed.length > 254) return undefined
-  if (!COMMON_ADDRESS.test(trimmed) && !validator.isEmail(trimmed, OPTIONS)) return undefined
+  if (!COMMON_ADDRESS.test(trimmed) && !isEmail(trimmed, OPTIONS)) return undefined
   const at = trimmed.lastIndexOf('@')
   return trimmed.slice(0, at + 1) + trimmed.slice(at + 1).toLowerCase()
 }
@@ -30,5 +30,5 @@ export function distinctAddresses(raw: readonly unknown[]): string[] {
 
 /** validator's check alone, for the test that keeps the fast path a subset of it. */
 export function isEmailBySpec(address: string): boolean {
-  return validator.isEmail(address, OPTIONS)
+  return isEmail(address, OPTIONS)
 }

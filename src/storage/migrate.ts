@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_message_lease_token.js'
 import * as m0011 from './migrations/0011_outbox_shown_copy.js'
 import * as m0012 from './migrations/0012_sms.js'
 import * as m0013 from './migrations/0013_viber.js'
+import * as m0014 from './migrations/0014_campaign_counts.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_outbox_shown_copy': m0011,
   '0012_sms': m0012,
   '0013_viber': m0013,
+  '0014_campaign_counts': m0014,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {
@@ -39,6 +41,12 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest()
   if (error) throw new Error('database migration failed', { cause: error })
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** Applies the pending migrations up to `name`, included: a test of what a migration does to the data before it. */
+export async function migrateUpTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const { error } = await migrator(db).migrateTo(name)
+  if (error) throw new Error(`database migration to ${name} failed`, { cause: error })
 }
 
 /** Names of migrations not yet applied. */

@@ -3,7 +3,7 @@
 import type { AccountsTable, AccessTokensTable, CredentialRevocationsTable, ApiKeysTable, LedgerEntriesTable } from './tables/accounts.js'
 import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, ContactCountsTable, TagsTable, TagLinksTable, EmailBlacklistTable, ListPhonesTable, SmsBlacklistTable, ViberBlacklistTable } from './tables/audience.js'
 import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
-import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable } from './tables/campaigns.js'
+import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable } from './tables/campaigns.js'
 import type { WebhookEndpointsTable, WebhooksTable, EventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js'
 export type * from './tables/accounts.js'
 export type * from './tables/audience.js'
@@ -33,6 +33,7 @@ export interface Database {
   campaign_lists: CampaignListsTable
   messages: MessagesTable
   campaign_link_clicks: CampaignLinkClicksTable
+  campaign_counts: CampaignCountsTable
   sms_parts: SmsPartsTable
   list_phones: ListPhonesTable
   sms_blacklist: SmsBlacklistTable

@@ -1,6 +1,6 @@
-// What readers do with a campaign email (ARCHITECTURE.md "Tracking and events"): open it (the pixel), follow
-// its links (only links that were in that message), unsubscribe (the page or the RFC 8058 one-click POST) and
-// read its web version or the campaign's archived copy. Every token is checked; a tampered one finds nothing.
+// What readers do with a campaign email (ARCHITECTURE.md "Tracking and events"), besides opening it and following
+// its links (hit-batches.ts, a batch at a time): unsubscribe (the page or the RFC 8058 one-click POST) and read its
+// web version or the campaign's archived copy. Every token is checked; a tampered one finds nothing.
 // An unsubscribe link expires TIDINGS_LINK_TTL_DAYS after its message was sent (the message row dates it, so
 // links sent before this rule existed expire alike); opens, clicks and the web version never do: they change no
 // consent, and a newsletter read a year later must still lead to its links.
@@ -8,7 +8,6 @@ import * as campaignsRepo from '../storage/repos/campaigns.js'
 import * as messagesRepo from '../storage/repos/messages.js'
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import { compileTemplate } from '../lib/render.js'
-import { countryOfIp } from './geoip.js'
 import { renderMessage } from '../delivery/email/campaign-content.js'
 import { addressingOf, campaignIdOfToken, isLinkExpired, messageIdOfToken } from './message-links.js'
 import { preparedCampaign } from '../services/email/prepared-campaigns.js'
@@ -34,58 +33,6 @@ async function findById(deps: Deps, messageId: number): Promise<Found | undefine
 
 function sourceOf(found: Found, extra?: Record<string, unknown>): MessageEventSource {
   return messageEventSource(found.message, found.campaign, extra)
-}
-
-/** The pixel was loaded: the first open counts, with the reader's country. False for an unknown token. */
-export async function recordOpen(deps: Deps, token: string, ip: string): Promise<boolean> {
-  const found = await find(deps, token)
-  if (!found) return false
-  const country = countryOfIp(ip) ?? null
-  const now = deps.now()
-  await deps.db.transaction().execute(async (tx) => {
-    if (await messagesRepo.markOpened(tx, found.message.id, { country, now })) await recordMessageEvents(tx, 'open', [sourceOf(found, { country })], now)
-  })
-  return true
-}
-
-/** Where link `index` of the message leads (counting the click); undefined when the message had no such link. */
-export async function followLink(deps: Deps, token: string, index: number): Promise<string | undefined> {
-  const found = await find(deps, token)
-  if (!found) return undefined
-  const prepared = preparedCampaign(found.campaign)
-  const link = prepared instanceof Error ? undefined : prepared.links[index]
-  if (link === undefined) return undefined
-  const target = redirectable(personalised(link, found.message))
-  if (!target) return undefined
-  const now = deps.now()
-  await deps.db.transaction().execute(async (tx) => {
-    await messagesRepo.markClicked(tx, found.message.id, now)
-    await campaignsRepo.countLinkClick(tx, found.campaign.id, link)
-    await recordMessageEvents(tx, 'redirect', [sourceOf(found, { link_url: target })], now)
-  })
-  return target
-}
-
-/**
- * The link as a Location header can carry it: a host in punycode, a path percent-encoded (`https://сайт.рф/путь`
- * would otherwise fail the response); undefined when it is no http(s) URL at all.
- */
-function redirectable(link: string | undefined): string | undefined {
-  if (link === undefined) return undefined
-  try {
-    const url = new URL(link)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** A link holding the recipient's variables (`?u={{email}}`) is rendered for them (redirectable() checks the result). */
-function personalised(link: string, message: messagesRepo.MessageRow): string | undefined {
-  if (!link.includes('{{')) return link
-  const render = compileTemplate(link, { escape: false })
-  if (render instanceof Error) return undefined
-  return render({ ...(JSON.parse(message.variables) as Record<string, unknown>), email: message.address }).trim()
 }
 
 export interface UnsubscribeTarget {

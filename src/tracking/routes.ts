@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox'
 import * as tracking from './readers.js'
 import { trackingLinks } from './message-links.js'
 import { followShortLink } from './short-links.js'
+import { TrackingHits } from './hit-batches.js'
 import type { Deps } from '../services/types.js'
 import { expiredUnsubscribePage, notFoundPage, unsubscribePage } from './unsubscribe-page.js'
 import { contentOriginRedirect, sendPage } from '../api/pages/public-page.js'
@@ -35,16 +36,19 @@ function unsubscribeAnswer(deps: Deps, reply: FastifyReply, token: string, answe
 export function trackingRoutes(deps: Deps) {
   return async (app: FastifyInstance) => {
     const config = { public: true }
+    const hits = new TrackingHits(deps)
+    // After the server stopped taking requests and answered those in flight: their batches are stored by then.
+    app.addHook('onClose', () => hits.close())
 
     app.get('/t/:token/open.gif', { schema: { tags, summary: 'Open pixel', params: TokenParams }, config }, async (request, reply) => {
       const { token } = request.params as { token: string }
-      const known = await tracking.recordOpen(deps, token, request.ip)
+      const known = await hits.open(token, request.ip)
       return reply.status(known ? 200 : 404).header('cache-control', 'no-store, private').type('image/gif').send(PIXEL)
     })
 
     app.get('/t/:token/c/:index', { schema: { tags, summary: 'Click redirect (only to links of that message)', params: ClickParams }, config }, async (request, reply) => {
       const { token, index } = request.params as { token: string; index: number }
-      const target = await tracking.followLink(deps, token, index)
+      const target = await hits.click(token, index)
       if (!target) return sendPage(reply, 404, notFoundPage())
       return reply.status(302).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').redirect(target)
     })

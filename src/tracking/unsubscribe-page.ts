@@ -1,5 +1,5 @@
 // The unsubscribe page behind a campaign email's link, in the campaign's language.
-import validator from 'validator'
+import { escapeHtml } from '../lib/validator-parts.js'
 import { buttonForm, messagePage, publicPageShell } from '../api/pages/message-page.js'
 
 interface Texts {
@@ -21,7 +21,7 @@ const TEXTS: Record<string, Texts> = {
 /** `action`: the URL the button posts to, the page's own (its policy lets the form post there only). */
 export function unsubscribePage(options: { lang: string; email: string; done: boolean; action: string }): string {
   const t = TEXTS[options.lang] ?? TEXTS.en!
-  const e = validator.escape
+  const e = escapeHtml
   const bodyHtml = options.done ? `<p>${e(t.done)}</p>` : `<p>${e(t.question(options.email))}</p>${buttonForm(options.action, t.button)}`
   return publicPageShell({ title: t.title, bodyHtml, lang: options.lang })
 }

@@ -30,10 +30,11 @@ async function postgresAdminUrl(): Promise<string> {
   return (await ownServer).url
 }
 
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** `migrate: false` leaves it empty, for a test of the migrations themselves. */
+export async function createTestDatabase(dialect: Dialect, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const url = dialect === 'sqlite' ? sqliteUrl() : await createPostgresDatabase()
   const storage = openDatabase(url)
-  await migrateToLatest(storage.db as never)
+  if (options.migrate !== false) await migrateToLatest(storage.db as never)
   return {
     url,
     storage,

@@ -1,7 +1,7 @@
 // Test data built through the real services and routes; nothing relies on a shared seed.
 import type { FastifyInstance } from 'fastify'
 import * as accounts from '../../src/services/accounts/accounts.js'
-import { upsertContacts } from '../../src/storage/repos/contact-upserts.js'
+import { contactColumns, upsertContacts } from '../../src/storage/repos/contact-upserts.js'
 import type { Deps } from '../../src/services/types.js'
 
 export interface TestAccount {
@@ -54,7 +54,7 @@ export async function insertContacts(
       status: first.status,
       source: 'api',
       now: deps.now(),
-      contacts: group.map((c) => ({ email: c.email, phone: c.phone ?? null, variables: '{}' })),
+      contacts: contactColumns(group.map((c) => ({ email: c.email, phone: c.phone ?? null, variables: '{}' }))),
     })
   }
 }

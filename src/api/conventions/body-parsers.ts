@@ -46,8 +46,9 @@ export function acceptLargeBodies(api: FastifyInstance, bodyLimit: number): void
 /** Each route reads up to its own `bodyLimit`, else the server's (a larger limit is too late once read). */
 export function registerBodyParsers(app: FastifyInstance): void {
   // An empty Content-Type header is the same as none (Fastify would answer 415 for it).
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type']?.trim() === '') delete request.headers['content-type']
+    done()
   })
   app.removeAllContentTypeParsers()
   const options = { parseAs: 'buffer' as const }

@@ -17,22 +17,33 @@ declare module 'fastify' {
 }
 
 export function registerInputNormalization(app: FastifyInstance): void {
+  // Hooks that call done() rather than async ones: they run on every request, and a promise per hook cost
+  // ~1 µs each (docs/benchmarks.md, "API").
   // Before the body is read: a query string that cannot be read needs no body.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const error = (request.query as Record<symbol, unknown> | undefined)?.[QUERY_ERROR]
-    if (error) throw error
+    done(error ? (error as Error) : undefined)
   })
-  app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined
-    const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
-    const body = bodyAsObject(request)
-    if (schema.params) request.params = normalize(schema.params, request.params)
-    if (schema.body) {
-      request.body = normalize(schema.body, { ...plain(query), ...body }) ?? {}
-    } else if (schema.querystring) {
-      request.query = normalize(schema.querystring, { ...body, ...plain(query) }) ?? {}
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      normalizeInput(request)
+    } catch (err) {
+      return done(err as Error)
     }
+    done()
   })
+}
+
+function normalizeInput(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown> | undefined
+  const schema = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>
+  const body = bodyAsObject(request)
+  if (schema.params) request.params = normalize(schema.params, request.params)
+  if (schema.body) {
+    request.body = normalize(schema.body, { ...plain(query), ...body }) ?? {}
+  } else if (schema.querystring) {
+    request.query = normalize(schema.querystring, { ...body, ...plain(query) }) ?? {}
+  }
 }
 
 /** The body as an object of arguments: `[]` and no body mean none; a bare list fills `bareArrayField`. */

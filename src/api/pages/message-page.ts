@@ -1,8 +1,8 @@
 // The shell of our small public pages (link outcomes, the confirmation and unsubscribe buttons): a title and
 // a body, escaped here except for the body markup the page builds itself from escaped parts.
-import validator from 'validator'
+import { escapeHtml } from '../../lib/validator-parts.js'
 
-const e = validator.escape
+const e = escapeHtml
 
 /** A page of a title and `bodyHtml` (already escaped by the caller). */
 export function publicPageShell(options: { title: string; bodyHtml: string; lang?: string }): string {

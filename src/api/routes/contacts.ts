@@ -8,6 +8,7 @@ import type { Deps } from '../../services/types.js'
 import { IdParams, PageQuery, ResultTrue, responses, toPage } from '../schemas/common.js'
 import * as S from '../schemas/contacts.js'
 import { phoneAsNumber, statusExplain, toListedEmail } from '../wire/contact.js'
+import { contactItemsOf, prepareContactBodiesOffThread, rememberVariableTypes } from './add-contacts-body.js'
 
 const MAX_PAGE = 100
 /** Searches answer every match up to this many; limit and offset page beyond it. */
@@ -18,21 +19,26 @@ export function contactRoutes(deps: Deps) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 
-    app.post(
-      '/addressbooks/:id/emails',
-      {
-        schema: { tags, summary: 'Add contacts to a mailing list (single or double opt-in)', params: IdParams, body: S.AddEmailsBody, response: responses(S.AddEmailsResult, 403, 404, 422) },
-        config: { bareArrayField: 'emails' },
-      },
-      async (request) => {
-        const { emails, tags: tagIds, confirmation, sender_email: senderEmail, message_lang: lang, template_id: templateId } = request.body
-        const doubleOptIn = confirmation === undefined ? undefined : { confirmation, senderEmail, lang, templateId }
-        const summary = await contacts.addContacts(deps, request.accountId, request.params.id, emails, { source: 'api', doubleOptIn, tagIds })
-        // Skipped addresses are reported without changing the answer SDKs compare with {result: true}.
-        const skipped = [...summary.rejected.map((r) => r.reason), ...summary.blacklisted.map((e) => `${e} is on the blacklist`)]
-        return skipped.length > 0 ? { result: true, invalid_emails: skipped } : { result: true }
-      },
-    )
+    // In a context of its own: its large JSON bodies are read on a worker thread (add-contacts-body.ts).
+    await app.register(async (context) => {
+      prepareContactBodiesOffThread(context, deps)
+      context.withTypeProvider<TypeBoxTypeProvider>().post(
+        '/addressbooks/:id/emails',
+        {
+          schema: { tags, summary: 'Add contacts to a mailing list (single or double opt-in)', params: IdParams, body: S.AddEmailsBody, response: responses(S.AddEmailsResult, 403, 404, 422) },
+          config: { bareArrayField: 'emails' },
+        },
+        async (request) => {
+          const { emails, tags: tagIds, confirmation, sender_email: senderEmail, message_lang: lang, template_id: templateId } = request.body
+          const doubleOptIn = confirmation === undefined ? undefined : { confirmation, senderEmail, lang, templateId }
+          const summary = await contacts.addContacts(deps, request.accountId, request.params.id, contactItemsOf(emails), { source: 'api', doubleOptIn, tagIds })
+          rememberVariableTypes(deps, request.accountId, request.params.id, summary.variableTypes)
+          // Skipped addresses are reported without changing the answer SDKs compare with {result: true}.
+          const skipped = [...summary.rejected.map((r) => r.reason), ...summary.blacklisted.map((e) => `${e} is on the blacklist`)]
+          return skipped.length > 0 ? { result: true, invalid_emails: skipped } : { result: true }
+        },
+      )
+    })
 
     app.get(
       '/addressbooks/:id/emails',

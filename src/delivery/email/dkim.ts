@@ -3,7 +3,8 @@
 // message goes into the connection, over the bytes that go (the message needs no dot-stuffing). The key is
 // parsed once: an RSA signature is ~1 ms a message anyway, re-reading the PEM each time would add to it.
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto'
-import signHeaders from 'nodemailer/lib/dkim/sign.js'
+import type signHeadersFunction from 'nodemailer/lib/dkim/sign.js'
+import { lazyRequire } from '../../lib/lazy-require.js'
 import type { MimeMessage } from './mime.js'
 
 export interface DkimOptions {
@@ -25,8 +26,12 @@ const SIGNED_HEADERS = [
   'List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
 ].join(':')
 
+// nodemailer's signature header builder, loaded with the first signer: most processes sign nothing.
+const signHeadersPackage = lazyRequire<typeof signHeadersFunction>('nodemailer/lib/dkim/sign')
+
 /** Returns the DKIM-Signature header line (CRLF-terminated) to put before a message's head. */
 export function dkimSigner(options: DkimOptions): (message: MimeMessage) => string {
+  const signHeaders = signHeadersPackage()
   const privateKey: KeyObject = createPrivateKey(options.privateKey)
   return (message) => {
     const signature = signHeaders(headerLines(message.head), 'sha256', relaxedBodyHash(message.body), {

@@ -6,9 +6,13 @@
 // attachments are the same for every message of a campaign and are built once, as Buffers that every message's
 // body reuses without a copy.
 import { randomBytes, randomUUID } from 'node:crypto'
-import * as mimeFuncs from 'nodemailer/lib/mime-funcs/index.js'
+import type * as MimeFuncs from 'nodemailer/lib/mime-funcs/index.js'
+import { lazyRequire } from '../../lib/lazy-require.js'
 import type { EmailParts } from '../channel.js'
 import { quotedPrintable } from './quoted-printable.js'
+
+// nodemailer's header encoders, loaded by the first message built: a process that sends no email never needs them.
+const mimeFuncsPackage = lazyRequire<typeof MimeFuncs>('nodemailer/lib/mime-funcs')
 
 /** A message as SMTP data: `head` and `body` joined by an empty line make the message. */
 export interface MimeMessage {
@@ -59,8 +63,8 @@ export function prepareMimeFrame(from: { email: string; name: string }, attachme
     }
   }
   const attachmentParts = attachments.map((a) => {
-    const name = mimeFuncs.encodeWords(a.filename, 'Q', 52)
-    const type = mimeFuncs.detectMimeType(a.filename)
+    const name = mimeFuncsPackage().encodeWords(a.filename, 'Q', 52)
+    const type = mimeFuncsPackage().detectMimeType(a.filename)
     return (
       `--${mixed}${CRLF}` +
       `Content-Type: ${type}; name="${name}"${CRLF}` +
@@ -88,7 +92,7 @@ export function buildMime(frame: MimeFrame, email: EmailParts, date: Date): Mime
   let head =
     frame.head +
     header('To', email.to) +
-    header('Subject', mimeFuncs.encodeWords(email.subject, 'Q', 52)) +
+    header('Subject', mimeFuncsPackage().encodeWords(email.subject, 'Q', 52)) +
     header('Date', date.toUTCString().replace(/GMT$/, '+0000')) +
     header('Message-ID', messageId)
   for (const [name, value] of Object.entries(email.headers ?? {})) head += header(name, value)
@@ -102,13 +106,13 @@ export function buildMime(frame: MimeFrame, email: EmailParts, date: Date): Mime
 /** RFC 5322: a name with specials (`Acme, Inc.`) is quoted, or it reads as two mailboxes; non-ASCII is encoded. */
 function displayName(name: string): string {
   const clean = name.replace(/[\r\n]+/g, ' ')
-  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncs.encodeWords(clean, 'Q', 52, true)
+  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncsPackage().encodeWords(clean, 'Q', 52, true)
   return /[()<>[\]:;@\\,."]/.test(clean) ? `"${clean.replace(/(["\\])/g, '\\$1')}"` : clean
 }
 
 /** A header line, folded at 76: a folded line starts with whitespace, never with '.'. */
 function header(name: string, value: string): string {
-  return mimeFuncs.foldLines(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`, 76) + CRLF
+  return mimeFuncsPackage().foldLines(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`, 76) + CRLF
 }
 
 function partHeaders(boundary: string, type: string): string {

@@ -3,7 +3,8 @@
 // attempt 1 s later, doubling to 30 s. Requests wait for their response with a timeout and learn when the
 // connection drops under them; requests from the SMSC (deliver_sm, data_sm) go to the owner to answer.
 import { isIP, type Socket } from 'node:net'
-import smpp from 'smpp'
+import type smpp from 'smpp'
+import { smppPackage } from './smpp-loader.js'
 import type { Logger } from 'pino'
 import { describeStatus, STATUS } from './smpp-status.js'
 
@@ -110,7 +111,7 @@ export class SmppLink {
     const { target, log } = this.options
     // The certificate is checked against the host name (RFC 6066 forbids an IP address as the server name).
     const servername = target.tls && isIP(target.host) === 0 ? target.host : undefined
-    const session = smpp.connect({ host: target.host, port: target.port, tls: target.tls, servername })
+    const session = smppPackage().connect({ host: target.host, port: target.port, tls: target.tls, servername })
     this.session = session
     // Small PDUs, each waited for: Nagle's algorithm would hold them for the peer's delayed ACK.
     session.socket.setNoDelay(true)
@@ -222,7 +223,7 @@ export class SmppLink {
       const lose = (reason: string) => settle({ lost: reason })
       const timer = setTimeout(() => lose(`no ${command}_resp within ${this.options.responseTimeoutMs / 1000} s`), this.options.responseTimeoutMs)
       this.inFlight.add(lose)
-      if (!session.send(new smpp.PDU(command, fields), (pdu) => settle({ pdu }))) lose(CONNECTION_DROPPED)
+      if (!session.send(new (smppPackage().PDU)(command, fields), (pdu) => settle({ pdu }))) lose(CONNECTION_DROPPED)
     })
   }
 

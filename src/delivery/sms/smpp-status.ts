@@ -1,6 +1,6 @@
 // SMPP command_status values (SMPP 3.4 §5.1.3 table 5-2, and the package's names for them): what a refusal
 // means in one line, and which ones say "later" rather than "never".
-import smpp from 'smpp'
+import { smppPackage } from './smpp-loader.js'
 
 export const STATUS = {
   OK: 0x00,
@@ -68,12 +68,12 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   0xff: 'unknown error',
 }
 
-const NAMES = new Map(Object.entries(smpp.errors).map(([name, code]) => [code, name]))
+let names: Map<number, string> | undefined
 
 /** `ESME_RINVDSTADR (0x0b) invalid destination address`; codes the spec reserves for SMSC vendors are named by number. */
 export function describeStatus(code: number): string {
   const hex = `0x${code.toString(16).padStart(2, '0')}`
-  const name = NAMES.get(code)
+  const name = (names ??= new Map(Object.entries(smppPackage().errors).map(([name, code]) => [code, name]))).get(code)
   if (!name) return `SMPP status ${hex}${code >= 0x400 && code <= 0x4ff ? ' (SMSC vendor specific)' : ''}`
   const description = DESCRIPTIONS[code]
   return description ? `${name} (${hex}) ${description}` : `${name} (${hex})`

@@ -6,7 +6,10 @@
 //   `{typ: 'JWT', alg: 'RS256'}`). Vonage recommends it: the application's webhook URLs apply, not the account's
 //   (https://developer.vonage.com/messages/code-snippets/configure-webhooks).
 import { randomUUID, type KeyObject } from 'node:crypto'
-import { SignJWT } from 'jose'
+import { lazyImport } from '../../lib/lazy-require.js'
+
+// jose is loaded by the first token signed, not by every process at start.
+const jose = lazyImport(() => import('jose'))
 
 export interface VonageAuth {
   /** The `Authorization` header of the next request. */
@@ -42,8 +45,8 @@ export const RENEW_BEFORE_SECONDS = 5 * 60
  */
 export function applicationAuth(application: VonageApplication, now: () => number = Date.now): VonageAuth {
   let current: { header: Promise<string>; renewAt: number } | undefined
-  const mint = (issuedAt: number): Promise<string> =>
-    new SignJWT({ application_id: application.applicationId })
+  const mint = async (issuedAt: number): Promise<string> =>
+    new (await jose()).SignJWT({ application_id: application.applicationId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
       .setIssuedAt(issuedAt)
       .setJti(randomUUID())

@@ -3,7 +3,11 @@
 // payload_hash (hex SHA-256 of the raw body): https://developer.vonage.com/en/messages/concepts/signed-webhooks,
 // docs/decisions/0003-viber-provider.md §2. Anything that is not exactly that is refused, before the body is read.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { decodeJwt, decodeProtectedHeader } from 'jose'
+import type * as Jose from 'jose'
+import { lazyImport } from '../../lib/lazy-require.js'
+
+// jose is loaded by the first callback, not by every process at start.
+const jose = lazyImport(() => import('jose'))
 import { VIBER_REPORT_STATES, type ViberReport, type ViberReportState } from './channel.js'
 
 export interface VonageCallbackOptions {
@@ -45,7 +49,7 @@ export async function verifyVonageCallback(rawBody: Buffer, authorization: strin
   const now = (options.now ?? Date.now)()
   const maxAgeSeconds = options.maxAgeSeconds ?? 300
 
-  const claims = verifyHs256(token, options.signatureSecret, now)
+  const claims = verifyHs256(await jose(), token, options.signatureSecret, now)
   if (typeof claims === 'string') return refused(`token refused (${claims})`)
   const claimed = checkClaims(claims, rawBody, { apiKey: options.apiKey, now, maxAgeSeconds })
   if (typeof claimed === 'string') return refused(claimed)
@@ -119,7 +123,7 @@ function refused(reason: string): VonageCallbackResult {
  * a job on libuv's thread pool for each token, which was a fifth of the server's time in a Viber campaign
  * (docs/benchmarks.md: 4,807 messages/s against 3,881, 254 µs of CPU a message against 306). jose still decodes.
  */
-function verifyHs256(token: string, secret: string, now: number): Record<string, unknown> | string {
+function verifyHs256({ decodeJwt, decodeProtectedHeader }: typeof Jose, token: string, secret: string, now: number): Record<string, unknown> | string {
   let header: ReturnType<typeof decodeProtectedHeader>
   try {
     header = decodeProtectedHeader(token)

@@ -108,10 +108,15 @@ export async function listApiKeys(deps: Deps, accountId: number) {
   return credentialsRepo.listApiKeys(deps.db, accountId)
 }
 
+/** Every process forgets the keys it remembers within a second (services/accounts/token-cache.ts). */
 export async function revokeApiKey(deps: Deps, accountId: number, keyId: number): Promise<void> {
-  if (!(await credentialsRepo.revokeApiKey(deps.db, accountId, keyId, deps.now()))) {
-    throw new AppError('not_found', `active API key ${keyId} of account ${accountId} not found`)
-  }
+  const now = deps.now()
+  await deps.db.transaction().execute(async (tx) => {
+    if (!(await credentialsRepo.revokeApiKey(tx, accountId, keyId, now))) {
+      throw new AppError('not_found', `active API key ${keyId} of account ${accountId} not found`)
+    }
+    await credentialsRepo.recordRevocation(tx, now)
+  })
 }
 
 function parseAmount(text: string): number {

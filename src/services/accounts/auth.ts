@@ -53,11 +53,13 @@ export async function issueToken(deps: Deps, clientId: string, clientSecret: str
   return { access_token: token, token_type: 'Bearer', expires_in: ttl }
 }
 
-/** The account a bearer credential (access token or API key) belongs to, or undefined when it is not valid. */
-export async function resolveBearer(deps: Deps, tokens: TokenCache, credential: string): Promise<number | undefined> {
-  const digest = digestToken(credential)
-  // API keys can be revoked at any time, so they are always read from the database.
-  return (await tokens.findAccount(deps, digest)) ?? credentialsRepo.findActiveApiKeyAccount(deps.db, digest)
+/**
+ * The account a bearer credential (access token or API key) belongs to: a number when this process knows it and
+ * needs no query (most calls; answered without a promise), else a promise of the account or of undefined when
+ * the credential is not valid.
+ */
+export function resolveBearer(deps: Deps, tokens: TokenCache, credential: string): number | Promise<number | undefined> {
+  return tokens.remembered(credential, deps.now()) ?? tokens.findAccount(deps, credential)
 }
 
 /** Removes expired tokens; run periodically so the table stays small. */

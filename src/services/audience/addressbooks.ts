@@ -1,17 +1,13 @@
 // Mailing lists (address books): the rules behind API.md section 4.1 (contacts themselves: issue 8).
 import * as booksRepo from '../../storage/repos/address-books.js'
-import * as listPhonesRepo from '../../storage/repos/list-phones.js'
 import * as accountsRepo from '../../storage/repos/accounts.js'
 import * as campaignsRepo from '../../storage/repos/campaigns.js'
 import { isUniqueViolation } from '../../storage/db.js'
 import { AppError } from '../errors.js'
 import type { Deps, Page } from '../types.js'
 
-export interface Book extends booksRepo.BookRow {
-  counts: booksRepo.BookCounts
-  /** The list's numbers (API.md 4.11), blacklisted ones counted as excluded, as SendPulse shows them. */
-  numbers: listPhonesRepo.NumberCounts
-}
+/** A list with its counts of email contacts and of numbers (API.md 4.11). */
+export type Book = booksRepo.BookWithCounts
 
 export interface Variable {
   name: string
@@ -48,20 +44,14 @@ export async function renameBook(deps: Deps, accountId: number, id: number, name
 }
 
 export async function listBooks(deps: Deps, accountId: number, page: Page): Promise<Book[]> {
-  const books = await booksRepo.listLiveBooks(deps.db, accountId, page)
-  const ids = books.map((b) => b.id)
-  const counts = await booksRepo.countContactsByBook(deps.db, ids)
-  const numbers = await listPhonesRepo.countNumbersByBook(deps.db, accountId, ids)
-  return books.map((b) => ({ ...b, counts: counts.get(b.id) ?? booksRepo.ZERO_COUNTS, numbers: numbers.get(b.id) ?? listPhonesRepo.ZERO_NUMBER_COUNTS }))
+  return booksRepo.listLiveBooksWithCounts(deps.db, accountId, page)
 }
 
 /** One book of the account; a book marked as deleted is still shown, with status 1. */
 export async function getBook(deps: Deps, accountId: number, id: number): Promise<Book> {
-  const book = await booksRepo.findBook(deps.db, accountId, id)
+  const book = await booksRepo.findBookWithCounts(deps.db, accountId, id)
   if (!book) throw bookNotFound()
-  const counts = await booksRepo.countContactsByBook(deps.db, [id])
-  const numbers = await listPhonesRepo.countNumbersByBook(deps.db, accountId, [id])
-  return { ...book, counts: counts.get(id) ?? booksRepo.ZERO_COUNTS, numbers: numbers.get(id) ?? listPhonesRepo.ZERO_NUMBER_COUNTS }
+  return book
 }
 
 /** A book that is not marked as deleted: every operation except GET by id works only on those. */

@@ -3,7 +3,7 @@
 // issued and works for TIDINGS_LINK_TTL_DAYS; the account is shown the email with the link hidden. An account's
 // own template (`template_id`) gets the link only as the href of its anchors, so that no fetch on delivery leaks it.
 import type { Kysely } from 'kysely'
-import validator from 'validator'
+import { escapeHtml } from '../../lib/validator-parts.js'
 import { signIssuedToken, verifyIssuedToken } from '../../tracking/signed-token.js'
 import { textFromHtml } from '../../lib/html-text.js'
 import { anchorLink, newLinkPlaceholder } from '../../lib/anchored-link.js'
@@ -98,7 +98,7 @@ export interface ConfirmationContent {
 /** The default confirmation email in `lang`; every inserted value is HTML-escaped in the HTML part. */
 export function confirmationEmail(content: ConfirmationContent): { subject: string; html: string; text: string } {
   const w = WORDING[content.lang]
-  const e = validator.escape
+  const e = escapeHtml
   const link = e(content.link)
   const text = [w.greeting, '', w.request(content.bookName, content.senderName), '', `${w.button}: ${content.link}`, '', w.ignore, ''].join('\n')
   const html = `<!doctype html>

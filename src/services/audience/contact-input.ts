@@ -33,7 +33,60 @@ export interface PreparedBatch {
   newVariables: { name: string; type: VariableType }[]
 }
 
+/**
+ * Contacts ready to store, column by column (the same positions in each): the form the repository writes
+ * (repos/contact-upserts.ts) and a worker thread sends back (arrays of strings cross threads far faster than
+ * objects).
+ */
+export interface PreparedColumns {
+  emails: string[]
+  phones: (string | null)[]
+  /** Each contact's variables as a JSON object. */
+  variables: string[]
+  rejected: Rejected[]
+  newVariables: PreparedBatch['newVariables']
+}
+
+/** Items prepared ahead of the transaction (on a worker thread: contact-preparer.ts), against the list's types then. */
+export interface PreparedItems {
+  readonly types: ReadonlyMap<string, string>
+  readonly columns: PreparedColumns
+  /** The items as sent, to prepare again when the list's variables changed in the meantime. */
+  items(): readonly unknown[]
+}
+
+/** What an add request gives: its items as sent, or prepared already. */
+export type ContactItems = readonly unknown[] | PreparedItems
+
 const CONTACT_KEYS = new Set(['email', 'variables'])
+
+/** The items prepared against the list's variable types `types` (read in the transaction that stores them). */
+export function columnsFor(items: ContactItems, types: ReadonlyMap<string, string>): PreparedColumns {
+  if (isItemList(items)) return prepareColumns(items, types)
+  return sameTypes(items.types, types) ? items.columns : prepareColumns(items.items(), types)
+}
+
+function isItemList(items: ContactItems): items is readonly unknown[] {
+  return Array.isArray(items)
+}
+
+function sameTypes(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false
+  for (const [name, type] of a) if (b.get(name) !== type) return false
+  return true
+}
+
+/** prepareContacts, with the contacts as columns. */
+export function prepareColumns(items: readonly unknown[], types: ReadonlyMap<string, string>): PreparedColumns {
+  const batch = prepareContacts(items, types)
+  const columns: PreparedColumns = { emails: [], phones: [], variables: [], rejected: batch.rejected, newVariables: batch.newVariables }
+  for (const c of batch.contacts) {
+    columns.emails.push(c.email)
+    columns.phones.push(c.phone)
+    columns.variables.push(JSON.stringify(c.variables))
+  }
+  return columns
+}
 
 /**
  * `types` holds the list's declared variables. Items repeating an address are merged, later values winning,

@@ -9,7 +9,6 @@ export type ContactVariables = Record<string, VariableValue>
 /** Unicode letters, digits, dots, commas, question and exclamation marks, quotes, hyphens, underscores, slash, space. */
 const NAME_CHARACTERS = /^[\p{L}\p{M}\p{N}.,?!'"\-_/ ]+$/u
 const HAS_LETTER = /\p{L}/u
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const NUMBER = /^-?\d+(\.\d+)?$/
 
 /** The system variable that sets a contact's phone (API.md 4.1.1) instead of being stored as a variable. */
@@ -27,14 +26,31 @@ export function variableNameProblem(name: string): string | undefined {
   return undefined
 }
 
-/** A calendar date written exactly YYYY-MM-DD (`2017-1-1` and `2017-02-30` are not). */
+/**
+ * A calendar date written exactly YYYY-MM-DD (`2017-1-1` and `2017-02-30` are not). Read character by
+ * character: a regular expression's match and its captured strings cost 1.5 µs a value, a fifth of preparing a
+ * contact in an import (profile of bench/import.ts).
+ */
 export function isDate(text: string): boolean {
-  const match = DATE.exec(text)
-  if (!match) return false
-  const year = Number(match[1])
-  const month = Number(match[2])
-  const day = Number(match[3])
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return false
+  const year = digitsAt(text, 0, 4)
+  const month = digitsAt(text, 5, 2)
+  const day = digitsAt(text, 8, 2)
+  return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}
+
+const DASH = 45
+const ZERO = 48
+
+/** The number written by `count` ASCII digits at `from`, or -1 when one of them is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let n = 0
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - ZERO
+    if (digit < 0 || digit > 9) return -1
+    n = n * 10 + digit
+  }
+  return n
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../storage/tables.js'
 import * as contactsRepo from '../../storage/repos/contacts.js'
-import { upsertContacts } from '../../storage/repos/contact-upserts.js'
+import { upsertContacts, type UpsertedRows } from '../../storage/repos/contact-upserts.js'
 import { recordContactEvents } from '../events/events.js'
 import * as booksRepo from '../../storage/repos/address-books.js'
 import { distinctAddresses, normalizeEmail } from '../../lib/email-address.js'
@@ -19,7 +19,7 @@ import { compileTemplate, type Render } from '../../lib/render.js'
 import { assertTagsExist } from './tags.js'
 import * as tagsRepo from '../../storage/repos/tags.js'
 import type { Mailbox } from '../email/outbox.js'
-import { prepareContacts, readVariables, type PreparedContact, type Rejected } from './contact-input.js'
+import { columnsFor, prepareContacts, readVariables, type ContactItems, type PreparedColumns, type Rejected } from './contact-input.js'
 import { isDate, scalarValue, variableNameProblem, type ContactVariables } from './contact-variables.js'
 import * as pageCursors from './page-cursors.js'
 import { addNumbersOfContacts, confirmNumberOfContact } from './contact-numbers.js'
@@ -59,6 +59,8 @@ export interface AddSummary {
   rejected: Rejected[]
   /** Addresses on the account's blacklist: never added, since nothing may be sent to them. */
   blacklisted: string[]
+  /** The list's variables once these contacts are stored: name → type. */
+  variableTypes: ReadonlyMap<string, string>
 }
 
 const emailNotFound = () => new AppError('invalid', 'Email address not found', { publishedCode: 502 })
@@ -66,9 +68,9 @@ const emailNotFound = () => new AppError('invalid', 'Email address not found', {
 /**
  * Adds contacts to a list or updates the ones already in it (API.md 4.1.1). Invalid addresses are skipped
  * and reported; any other bad item (a wrong shape, a value that breaks its variable's type) rejects the
- * whole call before anything is written.
+ * whole call before anything is written. `items` are as sent, or prepared already on a worker thread.
  */
-export async function addContacts(deps: Deps, accountId: number, bookId: number, items: readonly unknown[], options: AddOptions): Promise<AddSummary> {
+export async function addContacts(deps: Deps, accountId: number, bookId: number, items: ContactItems, options: AddOptions): Promise<AddSummary> {
   const book = await getLiveBook(deps, accountId, bookId)
   // Read before the transaction: on SQLite the transaction holds the only connection.
   const optIn = options.doubleOptIn && (await checkDoubleOptIn(deps, accountId, options.doubleOptIn))
@@ -79,15 +81,15 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
   }
   return deps.db.transaction().execute(async (tx) => {
     const types = new Map((await booksRepo.listBookVariables(tx, bookId)).map((v) => [v.name, v.type]))
-    const batch = prepareContacts(items, types)
+    const batch = columnsFor(items, types)
     const fatal = batch.rejected.find((r) => r.kind !== 'address')
     if (fatal && options.source === 'api') throw new AppError('invalid', fatal.reason)
-    if (batch.contacts.length === 0) {
+    if (batch.emails.length === 0) {
       throw new AppError('invalid', `Argument emails is invalid: ${batch.rejected.map((r) => r.reason).join('; ') || 'no address given'}`)
     }
     // The prepared addresses are in stored form already: the repository compares them as they are.
-    const blacklisted = await blacklistRepo.findBlacklistedEmails(tx, accountId, batch.contacts.map((c) => c.email))
-    const accepted = batch.contacts.filter((c) => !blacklisted.has(c.email))
+    const blacklisted = await blacklistRepo.findBlacklistedEmails(tx, accountId, batch.emails)
+    const accepted = blacklisted.size === 0 ? batch : withoutAddresses(batch, blacklisted)
     const now = deps.now()
     await contactsRepo.declareVariables(tx, bookId, batch.newVariables, now)
     const stored = await upsertContacts(tx, {
@@ -96,37 +98,66 @@ export async function addContacts(deps: Deps, accountId: number, bookId: number,
       status: optIn ? contactsRepo.CONTACT_STATUS.confirmationRequested : initialStatus(deps),
       source: options.source,
       now,
-      contacts: accepted.map((c) => ({ email: c.email, phone: c.phone, variables: JSON.stringify(c.variables) })),
+      contacts: accepted,
     })
-    if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: stored.map((c) => c.email), now })
+    if (tagIds.length > 0) await tagsRepo.pinTagsToEmails(tx, { accountId, tagIds, emails: accepted.emails, now })
     await addNumbersOfNew(tx, { accountId, bookId, now, accepted, stored })
-    const variablesOfNew = new Map(accepted.map((c) => [c.email, c.variables]))
-    const added = stored.filter((s) => s.inserted).map((s) => ({ email: s.email, bookId, variables: variablesOfNew.get(s.email) }))
-    await recordContactEvents(tx, 'new_emails', accountId, added, now)
+    if (stored.added > 0) {
+      const added = () => positionsWhere(stored.inserted).map((i) => ({ email: accepted.emails[i]!, bookId, variables: variablesAt(accepted, i) }))
+      await recordContactEvents(tx, 'new_emails', accountId, added, now)
+    }
     if (optIn) {
       // New contacts and those still unconfirmed get the email; confirmed or unsubscribed ones are left alone.
-      const variablesOf = new Map(accepted.map((c) => [c.email, c.variables]))
-      const awaiting = stored
-        .filter((c) => c.inserted || c.status === contactsRepo.CONTACT_STATUS.confirmationRequested)
-        .map((c) => ({ ...c, variables: variablesOf.get(c.email) }))
+      const awaiting = positionsWhere(stored.inserted.map((inserted, i) => inserted || stored.statuses[i] === contactsRepo.CONTACT_STATUS.confirmationRequested)).map(
+        (i) => ({ id: stored.ids[i]!, email: accepted.emails[i]!, status: stored.statuses[i]!, variables: variablesAt(accepted, i) }),
+      )
       await queueConfirmations(tx, deps, { accountId, bookName: book.name, sender: optIn.sender, lang: optIn.lang, template: optIn.template, contacts: awaiting })
     }
-    return { added: added.length, updated: stored.length - added.length, rejected: batch.rejected, blacklisted: [...blacklisted] }
+    for (const v of batch.newVariables) types.set(v.name, v.type)
+    return { added: stored.added, updated: accepted.emails.length - stored.added, rejected: batch.rejected, blacklisted: [...blacklisted], variableTypes: types }
   })
+}
+
+/**
+ * The variable types contacts are prepared against before addContacts (api/routes/add-contacts-body.ts), or
+ * undefined when the list is not a live list of the account (addContacts then answers why).
+ */
+export async function variableTypesForAdding(deps: Deps, accountId: number, bookId: number): Promise<Map<string, string> | undefined> {
+  const book = await booksRepo.findBook(deps.db, accountId, bookId)
+  if (!book || book.status === booksRepo.BOOK_STATUS.deleted) return undefined
+  return new Map((await booksRepo.listBookVariables(deps.db, bookId)).map((v) => [v.name, v.type]))
+}
+
+/** The batch without the contacts at these addresses. */
+function withoutAddresses(batch: PreparedColumns, addresses: ReadonlySet<string>): PreparedColumns {
+  const kept: PreparedColumns = { ...batch, emails: [], phones: [], variables: [] }
+  batch.emails.forEach((email, i) => {
+    if (addresses.has(email)) return
+    kept.emails.push(email)
+    kept.phones.push(batch.phones[i]!)
+    kept.variables.push(batch.variables[i]!)
+  })
+  return kept
+}
+
+function positionsWhere(flags: readonly boolean[]): number[] {
+  const positions: number[] = []
+  flags.forEach((flag, i) => flag && positions.push(i))
+  return positions
+}
+
+function variablesAt(batch: PreparedColumns, i: number): ContactVariables {
+  return JSON.parse(batch.variables[i]!) as ContactVariables
 }
 
 /** The phones of the contacts just stored become numbers of the list too; a batch without phones costs nothing. */
 async function addNumbersOfNew(
   tx: Kysely<Database>,
-  batch: { accountId: number; bookId: number; now: number; accepted: readonly PreparedContact[]; stored: readonly { email: string; status: number }[] },
+  batch: { accountId: number; bookId: number; now: number; accepted: PreparedColumns; stored: UpsertedRows },
 ): Promise<void> {
-  const phoned = batch.accepted.filter((c) => c.phone !== null)
-  if (phoned.length === 0) return
-  const statusOf = new Map(batch.stored.map((c) => [c.email, c.status]))
-  const contacts = phoned.flatMap((c) => {
-    const status = statusOf.get(c.email)
-    return status === undefined ? [] : [{ phone: c.phone!, status, variables: c.variables }]
-  })
+  const { accepted, stored } = batch
+  const contacts = accepted.phones.flatMap((phone, i) => (phone === null ? [] : [{ phone, status: stored.statuses[i]!, variables: variablesAt(accepted, i) }]))
+  if (contacts.length === 0) return
   await addNumbersOfContacts(tx, { accountId: batch.accountId, bookId: batch.bookId, now: batch.now, contacts })
 }
 

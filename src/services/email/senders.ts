@@ -1,7 +1,7 @@
 // Sender addresses (API.md 2.5, 4.4): added inactive, activated with a code emailed to the address itself, so an
 // account can send only from addresses whose mailbox it controls. Double opt-in needs an active sender.
 import { randomInt } from 'node:crypto'
-import validator from 'validator'
+import { escapeHtml } from '../../lib/validator-parts.js'
 import * as sendersRepo from '../../storage/repos/senders.js'
 import { OUTBOX_KIND, countAccountEmailsSince } from '../../storage/repos/outbox.js'
 import { isUniqueViolation } from '../../storage/db.js'
@@ -133,7 +133,7 @@ function senderCodeEmail(sender: { email: string; name: string; code: string; va
   return {
     subject: `Sender activation code: ${sender.code}`,
     text: `${intro}\n\n${sender.code}\n\n${outro}\n`,
-    html: `<p>${validator.escape(intro)}</p>\n<p style="font-size:24px;font-weight:bold;letter-spacing:2px">${sender.code}</p>\n<p>${validator.escape(outro)}</p>\n`,
+    html: `<p>${escapeHtml(intro)}</p>\n<p style="font-size:24px;font-weight:bold;letter-spacing:2px">${sender.code}</p>\n<p>${escapeHtml(outro)}</p>\n`,
   }
 }
 

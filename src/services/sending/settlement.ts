@@ -9,7 +9,8 @@ import type { Database } from '../../storage/tables.js'
 export async function settleCharge(db: Kysely<Database>, campaign: campaignsRepo.CampaignRow, now: number): Promise<void> {
   // A free email campaign has nothing to give back; an SMS campaign's price is on its messages.
   if (campaign.priceMicros === 0 && campaign.channel === 'email') return
-  const fair = await messageStats.owedMicros(db, campaign.id, campaign.priceMicros)
+  // An email has no price of its own: the counts give what is owed without reading every message.
+  const fair = campaign.channel === 'email' ? await messageStats.owedAtOnePrice(db, campaign.id, campaign.priceMicros) : await messageStats.owedMicros(db, campaign.id, campaign.priceMicros)
   const current = (await campaignsRepo.findCampaignById(db, campaign.id))?.chargedMicros ?? campaign.chargedMicros
   if (fair >= current) return
   const note = campaign.channel === 'email' ? `campaign ${campaign.id}` : `${campaign.channel} campaign ${campaign.id}`

@@ -1,7 +1,9 @@
 // Campaigns of every channel: the record, its lists and the status changes of its lifecycle (API.md 3.3). The
 // account-facing finders take the channel, so an email route never sees an SMS campaign and the other way round.
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import { isPostgres } from '../dialect.js'
+import { compiledOnce } from './compiled-once.js'
+import { givenRows, givenRowsArguments, type GivenColumn } from './given-rows.js'
 import type { CampaignsTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'
 
@@ -326,6 +328,23 @@ export async function countLinkClick(db: Kysely<Database>, campaignId: number, l
     .values({ campaign_id: campaignId, link, clicks: 1 })
     .onConflict((oc) => oc.columns(['campaign_id', 'link']).doUpdateSet({ clicks: (eb) => eb('campaign_link_clicks.clicks', '+', 1) }))
     .execute()
+}
+
+const LINK_CLICKS: readonly GivenColumn[] = [{ name: 'campaign_id', type: 'bigint' }, { name: 'link', type: 'text' }, { name: 'clicks', type: 'integer' }]
+
+// `where true`: SQLite reads an ON CONFLICT after a bare FROM as a join's constraint.
+const countedLinkClicks = compiledOnce((db, args) =>
+  sql`
+    insert into campaign_link_clicks (campaign_id, link, clicks)
+    select given.campaign_id, given.link, given.clicks from ${givenRows(db, LINK_CLICKS, args)} where true
+    on conflict (campaign_id, link) do update set clicks = campaign_link_clicks.clicks + excluded.clicks`,
+)
+
+/** Clicks of a batch counted per link: one statement, keys in order so that two writers lock shared rows alike. */
+export async function countLinkClicks(db: Kysely<Database>, counts: readonly { campaignId: number; link: string; clicks: number }[]): Promise<void> {
+  if (counts.length === 0) return
+  const rows = [...counts].sort((a, b) => a.campaignId - b.campaignId || (a.link < b.link ? -1 : a.link > b.link ? 1 : 0)).map((c) => [c.campaignId, c.link, c.clicks])
+  await countedLinkClicks(db, givenRowsArguments(db, LINK_CLICKS, rows))
 }
 
 export async function linkClicks(db: Kysely<Database>, campaignId: number): Promise<{ link: string; clicks: number }[]> {

@@ -3,6 +3,8 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 import { endpointsFor } from './webhooks.js'
+import { compiledOnce } from './compiled-once.js'
+import { isAmong, listArgument } from './given-rows.js'
 
 export const DELIVERY_STATUS = { queued: 'queued', delivered: 'delivered', failed: 'failed' } as const
 
@@ -22,13 +24,61 @@ export async function recordEvents(
   const endpoints = await endpointsFor(db, e.accountId, e.action)
   if (endpoints.length === 0) return
   const payloads = await e.payloads()
-  for (let start = 0; start < payloads.length; start += CHUNK) {
+  await insertEvents(db, payloads.map((payload) => ({ accountId: e.accountId, action: e.action, payload, createdAt: e.now, endpoints })))
+}
+
+const subscriptions = compiledOnce((db, [accountIds, actions]) =>
+  db
+    .selectFrom('webhooks')
+    .select(['account_id', 'action', 'endpoint_id'])
+    .distinct()
+    .where(isAmong(db, 'account_id', accountIds, 'bigint'))
+    .where(isAmong(db, 'action', actions, 'text'))
+    .orderBy('endpoint_id'),
+)
+
+/** The endpoints each account subscribed to each action (only those with some), keyed by subscriptionKey. */
+export async function subscriptionsOf(db: Kysely<Database>, accountIds: readonly number[], actions: readonly string[]): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>()
+  if (accountIds.length === 0 || actions.length === 0) return out
+  const { rows } = await subscriptions(db, [listArgument(db, accountIds), listArgument(db, actions)])
+  for (const r of rows) {
+    const key = subscriptionKey(Number(r.account_id), r.action)
+    const endpoints = out.get(key)
+    if (endpoints) endpoints.push(Number(r.endpoint_id))
+    else out.set(key, [Number(r.endpoint_id)])
+  }
+  return out
+}
+
+export function subscriptionKey(accountId: number, action: string): string {
+  return `${accountId} ${action}`
+}
+
+export interface EventRow {
+  accountId: number
+  action: string
+  payload: object
+  createdAt: number
+  /** Each gets a queued delivery of the event. */
+  endpoints: readonly number[]
+}
+
+/**
+ * Stores events in the order given (their ids follow it, so each endpoint receives them in that order), each with
+ * a queued delivery for each of its endpoints; `db` must be the transaction of the change they describe.
+ */
+export async function insertEvents(db: Kysely<Database>, events: readonly EventRow[]): Promise<void> {
+  for (let start = 0; start < events.length; start += CHUNK) {
+    const chunk = events.slice(start, start + CHUNK)
     const rows = await db
       .insertInto('events')
-      .values(payloads.slice(start, start + CHUNK).map((payload) => ({ account_id: e.accountId, action: e.action, payload: JSON.stringify(payload), created_at: e.now })))
+      .values(chunk.map((e) => ({ account_id: e.accountId, action: e.action, payload: JSON.stringify(e.payload), created_at: e.createdAt })))
       .returning('id')
       .execute()
-    const deliveries = rows.flatMap((r) => endpoints.map((endpointId) => ({ endpoint_id: endpointId, event_id: Number(r.id), status: DELIVERY_STATUS.queued, created_at: e.now })))
+    // Ids are drawn in the order of the rows (RETURNING promises no order): the nth smallest is the nth event's.
+    const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b)
+    const deliveries = chunk.flatMap((e, i) => e.endpoints.map((endpointId) => ({ endpoint_id: endpointId, event_id: ids[i]!, status: DELIVERY_STATUS.queued, created_at: e.createdAt })))
     for (let i = 0; i < deliveries.length; i += CHUNK) await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + CHUNK)).execute()
   }
 }

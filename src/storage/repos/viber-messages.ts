@@ -10,6 +10,7 @@ import type { Database } from '../tables.js'
 import { isPostgres } from '../dialect.js'
 import { MESSAGE_STATUS } from './messages.js'
 import { lockCampaign } from './campaigns.js'
+import { statusCountsOf } from './message-stats.js'
 
 /** What a report says of a Viber message, stored in messages.report. */
 export type ViberReportState = 'delivered' | 'read' | 'rejected' | 'undeliverable' | 'expired'
@@ -221,13 +222,8 @@ function toUndelivered(row: { id: number; campaign_id: number; account_id: numbe
 
 /** Messages of a campaign per channel and status: the statistics of its Viber messages and of its SMS instead. */
 export async function countsOf(db: Kysely<Database>, campaignId: number): Promise<{ channel: string; status: number; count: number }[]> {
-  const rows = await db
-    .selectFrom('messages')
-    .select((eb) => ['channel', 'status', eb.fn.countAll<number>().as('n')])
-    .where('campaign_id', '=', campaignId)
-    .groupBy(['channel', 'status'])
-    .execute()
-  return rows.map((r) => ({ channel: r.channel, status: r.status, count: Number(r.n) }))
+  const counts = (await statusCountsOf(db, [campaignId])).get(campaignId) ?? []
+  return counts.map((c) => ({ channel: c.channel, status: c.status, count: c.messages }))
 }
 
 export interface ViberRecipientRow {

@@ -116,3 +116,20 @@ export interface CampaignLinkClicksTable {
   link: string
   clicks: number
 }
+
+/**
+ * A campaign's messages counted per channel and status, kept by triggers on `messages` (migration 0014): the
+ * counts of a key are the sum of its rows (one per key on SQLite; differences, folded now and then, on PostgreSQL,
+ * where the rows also have an `id` no reader needs).
+ */
+export interface CampaignCountsTable {
+  campaign_id: number
+  channel: string
+  status: number
+  messages: number
+  /** Of those messages: with sent_at, opened_at, clicked_at, unsubscribed_at set */
+  sent: number
+  opened: number
+  clicked: number
+  unsubscribed: number
+}

@@ -61,6 +61,7 @@ for (const dialect of DIALECTS) {
       const key = await accounts.createApiKey(t.deps, acct.id, 'php')
       const token = await tokenOf(t.app, acct.client_id, acct.client_secret)
       await cachedOnOther(token)
+      await cachedOnOther(key.api_key)
 
       await lifecycle.disableAccount(t.deps, acct.id)
       t.clock.advance(GENERATION_CHECK_MS)
@@ -108,6 +109,20 @@ for (const dialect of DIALECTS) {
       assert.equal((await list(other, untouched)).statusCode, 200, "another account's token is not revoked")
       const fresh = await tokenOf(other, acct.client_id, acct.client_secret)
       assert.equal((await list(other, fresh)).statusCode, 200)
+    })
+
+    it('revoking an API key refuses it on every server after the generation check; its other keys still work', async () => {
+      const acct = await accounts.createAccount(t.deps, { name: 'key revoked' })
+      const leaked = await accounts.createApiKey(t.deps, acct.id, 'leaked')
+      const kept = await accounts.createApiKey(t.deps, acct.id, 'kept')
+      await cachedOnOther(leaked.api_key)
+      await cachedOnOther(kept.api_key)
+
+      await accounts.revokeApiKey(t.deps, acct.id, leaked.id)
+      t.clock.advance(GENERATION_CHECK_MS)
+      await assertRefusedBearer(other, leaked.api_key)
+      await assertRefusedBearer(t.app, leaked.api_key)
+      assert.equal((await list(other, kept.api_key)).statusCode, 200)
     })
 
     it('a deleted account is refused for good: tokens, API keys, the token call; it cannot be enabled again', async () => {

@@ -101,6 +101,34 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    it('shows the same counts in a list\'s record and in its row of the list of lists, blacklisted numbers of every status among them', async () => {
+      const id = await create('Both ways')
+      const bystander = await create('Bystander')
+      await insertContacts(t.deps, [
+        { accountId: account.id, bookId: id, email: 'a@x.com', status: 1, phone: '380631234567' },
+        { accountId: account.id, bookId: id, email: 'b@x.com', status: 0 },
+        { accountId: account.id, bookId: id, email: 'c@x.com', status: 9 },
+        { accountId: account.id, bookId: bystander, email: 'a@x.com', status: 1 },
+      ])
+      const numbers = [['380671234561', 1], ['380671234562', 1], ['380671234563', 0], ['380671234564', 0], ['380671234567', 0], ['380671234565', 2], ['380671234566', 4]] as const
+      await t.deps.db
+        .insertInto('list_phones')
+        .values(numbers.map(([phone, status]) => ({ account_id: account.id, address_book_id: id, phone, status, created_at: t.clock.now, updated_at: t.clock.now })))
+        .execute()
+      // One Active, two New and one already excluded number blacklisted; another account's blacklist counts for nothing.
+      const blacklist = (accountId: number, phone: string) => ({ account_id: accountId, phone, created_at: t.clock.now })
+      const other = await t.account('other')
+      await t.deps.db
+        .insertInto('sms_blacklist')
+        .values([blacklist(account.id, '380671234561'), blacklist(account.id, '380671234563'), blacklist(account.id, '380671234564'), blacklist(account.id, '380671234565'), blacklist(other.id, '380671234562')])
+        .execute()
+      const [one] = await get(id)
+      const listed = (await t.call(account, { method: 'GET', url: '/addressbooks' })).json<Record<string, unknown>[]>().find((b) => b.id === id)
+      const counts = { all_email_qty: 3, active_email_qty: 1, inactive_email_qty: 2, active_phones_quantity: 1, exc_phones_quantity: 5 }
+      assert.deepEqual(one, { ...one, ...counts })
+      assert.deepEqual(listed, { ...one, new_phones_quantity: 1 })
+    })
+
     it('lists the built-in variables email and name plus the list\'s own', async () => {
       const id = await create('With variables')
       await t.deps.db.insertInto('address_book_variables').values({ address_book_id: id, name: 'age', type: 'number', created_at: t.clock.now }).execute()

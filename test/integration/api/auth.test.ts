@@ -5,6 +5,7 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import * as accounts from '../../../src/services/accounts/accounts.js'
 import { MAX_SECRET_CHECKS } from '../../../src/services/accounts/auth.js'
+import { GENERATION_CHECK_MS } from '../../../src/services/accounts/token-cache.js'
 import { scryptGauge } from '../../../src/lib/secrets.js'
 
 const INVALID_CLIENT = {
@@ -153,6 +154,8 @@ for (const dialect of DIALECTS) {
       const stored = await t.deps.db.selectFrom('api_keys').select('key_hash').where('id', '=', key.id).executeTakeFirstOrThrow()
       assert.notEqual(stored.key_hash, key.api_key)
       await accounts.revokeApiKey(t.deps, account.id, key.id)
+      // Known keys are remembered per process, like tokens: a revocation is seen at the next generation check.
+      t.clock.advance(GENERATION_CHECK_MS)
       assert.equal((await listWith(`Bearer ${key.api_key}`)).statusCode, 401)
     })
 

@@ -212,7 +212,9 @@ for (const dialect of DIALECTS) {
       })
       after(() => agent.destroy())
 
-      it('answers the 13 KB query string and the 289 KB form on the token call with a 4xx within 100 ms, /healthz within 50 ms meanwhile', async () => {
+      // The bounds are the regressions' scale (seconds), not a speed: on a busy 2-core machine a healthy server
+      // answered /healthz in up to 93 ms here, and 50 ms bounds failed runs that had nothing wrong.
+      it('answers the 13 KB query string and the 289 KB form on the token call with a 4xx, and /healthz meanwhile, each well under a second', async () => {
         const healthz: number[] = []
         let flooding = true
         const polling = (async () => {
@@ -226,10 +228,10 @@ for (const dialect of DIALECTS) {
         await polling
         for (const [what, answer] of [['query string', query], ['form body', form]] as const) {
           assert.ok(answer.status >= 400 && answer.status < 500, `${what}: status ${answer.status}`)
-          assert.ok(answer.ms < 100, `${what}: answered in ${answer.ms.toFixed(0)} ms`)
+          assert.ok(answer.ms < 500, `${what}: answered in ${answer.ms.toFixed(0)} ms`)
         }
         assert.ok(healthz.length > 0)
-        assert.ok(Math.max(...healthz) < 50, `/healthz took up to ${Math.max(...healthz).toFixed(0)} ms`)
+        assert.ok(Math.max(...healthz) < 500, `/healthz took up to ${Math.max(...healthz).toFixed(0)} ms`)
       })
 
       it('answers a query string past the 16 KB header limit with 431 and the SendPulse error body', async () => {

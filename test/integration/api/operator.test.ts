@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import type { KyselyPlugin } from 'kysely'
 import { buildServer } from '../../../src/api/server.js'
+import { compilePendingSchemas, pendingSchemaCount } from '../../../src/api/lazy-schemas.js'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 
@@ -41,6 +42,39 @@ for (const dialect of DIALECTS) {
         const answers = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/healthz' })))
         assert.deepEqual(new Set(answers.map((a) => a.statusCode)), new Set([200]))
         assert.equal(counter.count, 1)
+      } finally {
+        await app.close()
+      }
+    })
+
+    it('exposes the request counter and the latency histogram in the Prometheus text format', async () => {
+      const app = await buildServer(t.deps)
+      try {
+        await app.ready()
+        const account = await t.account()
+        const call = (url: string) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${account.token}` } })
+        for (let i = 0; i < 3; i++) assert.equal((await call('/addressbooks')).statusCode, 200)
+        assert.equal((await call('/addressbooks/424242')).statusCode, 404)
+        assert.equal((await app.inject({ method: 'GET', url: '/no/such/route' })).statusCode, 404)
+        const body = (await app.inject({ method: 'GET', url: '/metrics' })).body
+        const lines = (prefix: string) => body.split('\n').filter((l) => l.startsWith(prefix))
+        assert.deepEqual(lines('# HELP http_request'), ['# HELP http_requests_total HTTP requests answered', '# HELP http_request_duration_seconds Time from request to response'])
+        assert.deepEqual(lines('# TYPE http_request'), ['# TYPE http_requests_total counter', '# TYPE http_request_duration_seconds histogram'])
+        assert.deepEqual(lines('http_requests_total').sort(), [
+          'http_requests_total{method="GET",route="/addressbooks",status="200"} 3',
+          'http_requests_total{method="GET",route="/addressbooks/:id",status="404"} 1',
+          'http_requests_total{method="GET",route="unmatched",status="404"} 1',
+        ])
+        const series = 'method="GET",route="/addressbooks",status="200"'
+        const buckets = lines('http_request_duration_seconds_bucket').filter((l) => l.includes(series))
+        const bounds = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '+Inf']
+        assert.deepEqual(buckets.map((l) => /le="([^"]+)"/.exec(l)?.[1]), bounds)
+        assert.ok(buckets.every((l) => l.startsWith(`http_request_duration_seconds_bucket{le="`) && l.includes(`",${series}} `)), buckets.join('\n'))
+        const counts = buckets.map((l) => Number(l.split(' ')[1]))
+        assert.ok(counts.every((n, i) => i === 0 || n >= counts[i - 1]!), 'cumulative')
+        assert.equal(counts.at(-1), 3)
+        assert.match(body, new RegExp(`\nhttp_request_duration_seconds_sum\\{${series}\\} \\d+(\\.\\d+)?(e-\\d+)?\n`))
+        assert.match(body, new RegExp(`\nhttp_request_duration_seconds_count\\{${series}\\} 3\n`))
       } finally {
         await app.close()
       }
@@ -93,6 +127,14 @@ for (const dialect of DIALECTS) {
       assert.equal(res.statusCode, 200)
       assert.match(String(res.headers['content-type']), /text\/html/)
       assert.match(res.body, /swagger/i)
+    })
+
+    // Route schemas are compiled by their first request (api/lazy-schemas.ts): this compiles every one, so a
+    // schema that Ajv or fast-json-stringify refuses fails here rather than on a user's first call.
+    it('compiles the validator and answer serializer of every route', () => {
+      assert.ok(pendingSchemaCount() > 100, `only ${pendingSchemaCount()} schemas waiting to be compiled`)
+      compilePendingSchemas()
+      assert.equal(pendingSchemaCount(), 0)
     })
   })
 }

@@ -8,6 +8,7 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, campaignStatus, createCampaign } from '../../helpers/campaigns.js'
+import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
 
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const RECIPIENTS = 400
@@ -65,6 +66,7 @@ for (const dialect of DIALECTS) {
       assert.equal(perAddress.size, RECIPIENTS, 'every recipient got the email')
       const duplicates = [...perAddress.values()].reduce((sum, n) => sum + n - 1, 0)
       assert.ok(duplicates <= IN_FLIGHT, `duplicates within the batches in flight (${duplicates})`)
+      await assertCountsMatchRows(t.deps.db, 'the campaign counts survived the kill: equal to a recount of the messages')
     })
   })
 }

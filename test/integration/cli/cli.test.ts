@@ -105,7 +105,8 @@ for (const dialect of DIALECTS) {
 
     it('serves with JSON logs carrying the request id, and finishes an in-flight request on SIGTERM', async () => {
       const created = JSON.parse(await tidings('accounts', 'create', '--name', 'Server')) as { client_id: string; client_secret: string }
-      const server = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+      // At debug, for the line of a request's arrival (api/access-log.ts) that tells when to stop the server below.
+      const server = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { env: { ...env, LOG_LEVEL: 'debug' }, stdio: ['ignore', 'pipe', 'inherit'] })
       const lines: Record<string, unknown>[] = []
       const waiters: [(line: Record<string, unknown>) => boolean, (line: Record<string, unknown>) => void][] = []
       createInterface({ input: server.stdout! }).on('line', (text) => {

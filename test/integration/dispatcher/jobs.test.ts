@@ -169,6 +169,25 @@ for (const dialect of DIALECTS) {
       await t.deps.db.updateTable('jobs').set({ status: 'done' }).where('queue_id', 'in', ids).execute()
     })
 
+    it('runs a job queued by a job at once, without the pause between idle polls', async () => {
+      // Each step writes a tag and queues the next, as a campaign's copy queues its next batch; the pause between
+      // polls is an hour, so the chain ends only if a round that ran a job polls again at once.
+      const step: JobHandler = async (deps, payload, tx) => {
+        const n = (payload as { n: number }).n
+        await tagsRepo.createTag(tx, { accountId: account.id, name: `step ${n}`, color: '#000', now: deps.now() })
+        if (n < 3) await jobsRepo.enqueueJob(tx, { accountId: account.id, kind: 'test.step', payload: { n: n + 1 }, now: deps.now() })
+      }
+      const runner = new JobRunner(t.deps, { 'test.step': step }, { pollMs: 3_600_000 })
+      await enqueue('test.step', { n: 1 })
+      runner.start()
+      try {
+        for (let i = 0; i < 200 && !(await tagNames()).includes('step 3'); i++) await sleep(25)
+      } finally {
+        await runner.stop()
+      }
+      assert.deepEqual((await tagNames()).filter((name) => name.startsWith('step ')).sort(), ['step 1', 'step 2', 'step 3'])
+    })
+
     it('runs queued jobs by itself once started, and stop() waits for the round in flight', async () => {
       const runner = new JobRunner(t.deps, tags.jobHandlers, { pollMs: 5 })
       // A new account: the earlier tests moved the clock past the first one's token.

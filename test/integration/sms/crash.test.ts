@@ -9,6 +9,7 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { balanceMicros, smsCampaignInfo, smsSetup, type SmsSetup } from '../../helpers/sms.js'
 import { startSmsc, type Smsc } from '../../helpers/smsc.js'
+import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
 
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const PRICES = 'default=0.01'
@@ -98,6 +99,7 @@ for (const dialect of DIALECTS) {
       assert.equal(balance - (await balanceMicros(t, setup.account)), NUMBERS.length * PRICE_MICROS)
       const campaign = await t.deps.db.selectFrom('campaigns').select(['status', 'charged_micros']).where('id', '=', id).executeTakeFirstOrThrow()
       assert.deepEqual([campaign.status, Number(campaign.charged_micros)], [3, NUMBERS.length * PRICE_MICROS], 'the campaign ended, charged in full')
+      await assertCountsMatchRows(t.deps.db, 'the campaign counts survived the kill: equal to a recount of the messages')
     })
   })
 }

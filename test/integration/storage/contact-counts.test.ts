@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { sql } from 'kysely'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
 import * as contacts from '../../../src/storage/repos/contacts.js'
-import { upsertContacts } from '../../../src/storage/repos/contact-upserts.js'
+import { contactColumns, upsertContacts } from '../../../src/storage/repos/contact-upserts.js'
 import * as books from '../../../src/storage/repos/address-books.js'
 import type { Database } from '../../../src/storage/tables.js'
 import type { Kysely } from 'kysely'
@@ -44,12 +44,12 @@ for (const dialect of DIALECTS) {
       const input = (i: number, phone: string | null = null) => ({ email: `c${i}@example.com`, phone, variables: '{}' })
       const check = async (step: string) => assert.deepEqual(await kept(db), await countedFromRows(db), step)
 
-      await upsertContacts(db, { accountId, bookId: a, status: 1, source: 'api', now, contacts: [0, 1, 2, 3, 4, 5].map((i) => input(i, i % 2 ? '380631234567' : null)) })
+      await upsertContacts(db, { accountId, bookId: a, status: 1, source: 'api', now, contacts: contactColumns([0, 1, 2, 3, 4, 5].map((i) => input(i, i % 2 ? '380631234567' : null))) })
       await check('added')
-      await upsertContacts(db, { accountId, bookId: a, status: 1, source: 'api', now, contacts: [input(0, '447911123456'), input(1, '447911123456'), input(6)] })
+      await upsertContacts(db, { accountId, bookId: a, status: 1, source: 'api', now, contacts: contactColumns([input(0, '447911123456'), input(1, '447911123456'), input(6)]) })
       await check('re-added, two getting a phone (one already had one), one new')
-      await upsertContacts(db, { accountId, bookId: b, status: 0, source: 'api', now, contacts: [input(0), input(7), input(8, '380631234567')] })
-      await upsertContacts(db, { accountId, bookId: b, status: 2, source: 'api', now, contacts: [input(9)] })
+      await upsertContacts(db, { accountId, bookId: b, status: 0, source: 'api', now, contacts: contactColumns([input(0), input(7), input(8, '380631234567')]) })
+      await upsertContacts(db, { accountId, bookId: b, status: 2, source: 'api', now, contacts: contactColumns([input(9)]) })
       await check('second list, new and awaiting confirmation')
       assert.equal((await contacts.setContactStatus(db, { bookId: a, emails: ['c2@example.com', 'c3@example.com', 'c3@example.com'], status: 4, now })).length, 2)
       assert.equal((await contacts.setContactStatus(db, { bookId: a, emails: ['c2@example.com'], status: 4, now, onlyFrom: [1] })).length, 0)
@@ -80,7 +80,7 @@ for (const dialect of DIALECTS) {
       const accountId = Number((await db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id)
       await assert.rejects(
         db.transaction().execute(async (tx) => {
-          await upsertContacts(tx, { accountId, bookId: book, status: 1, source: 'api', now: Date.now(), contacts: [{ email: 'gone@example.com', phone: null, variables: '{}' }] })
+          await upsertContacts(tx, { accountId, bookId: book, status: 1, source: 'api', now: Date.now(), contacts: contactColumns([{ email: 'gone@example.com', phone: null, variables: '{}' }]) })
           throw new Error('abort')
         }),
         /abort/,

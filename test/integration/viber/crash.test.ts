@@ -13,6 +13,7 @@ import { balanceMicros } from '../../helpers/sms.js'
 import { startVonage, type VonageStandIn } from '../../helpers/vonage.js'
 import { viberSetup, type ViberSetup } from '../../helpers/viber.js'
 import { MESSAGE_STATUS } from '../../../src/storage/repos/messages.js'
+import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
 
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const VIBER_PRICES = 'default=0.02,GB=0.01'
@@ -183,6 +184,7 @@ for (const dialect of DIALECTS) {
       assert.equal(balance - (await balanceMicros(t, a.account)), paidViber * GB_VIBER + sms.length * SMS_PART)
       const campaign = await t.deps.db.selectFrom('campaigns').select(['status', 'charged_micros']).where('id', '=', id).executeTakeFirstOrThrow()
       assert.deepEqual([campaign.status, Number(campaign.charged_micros)], [3, paidViber * GB_VIBER + sms.length * SMS_PART], 'the campaign ended, charged what was paid')
+      await assertCountsMatchRows(t.deps.db, 'the campaign counts survived the kill: equal to a recount of the messages')
     })
   })
 }

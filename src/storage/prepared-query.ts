@@ -1,0 +1,93 @@
+// A query of a hot path built and compiled by Kysely once per database, then run with new parameters. Building
+// and compiling a lookup with a few conditions costs Kysely 10–15 µs per request on this project's machine
+// (docs/benchmarks.md), more than SQLite takes to run it from its statement cache. On SQLite the statement is
+// prepared once too; on PostgreSQL it is a named prepared statement, planned once per connection (storage/db.ts).
+import type SQLite from 'better-sqlite3'
+import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely'
+import type { Database } from './tables.js'
+import { adapterOf, isPostgres } from './dialect.js'
+import { nameStatement, sqliteHandleOf } from './db.js'
+
+/** Stands for a parameter while the query is built: found again by identity among the compiled parameters. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+/** Each compiled parameter: a value fixed when the query was built, or the name of a parameter given per run. */
+type Slot = { fixed: unknown } | { name: string }
+
+interface Compiled<Row> {
+  query: CompiledQuery<Row>
+  slots: readonly Slot[]
+  /** SQLite: the statement, prepared once, and the connection it runs on. */
+  sqlite?: { handle: SQLite.Database; statement: SQLite.Statement }
+}
+
+/** What a builder gets to stand for the parameter `name`; typed as the value it will be. */
+export type Param<P> = <K extends keyof P & string>(name: K) => P[K]
+
+export interface PreparedQuery<P, Row> {
+  /** Every row. `db` may be a transaction: it runs there. */
+  execute(db: Kysely<Database>, params: P): Promise<Row[]>
+  /** The first row, or undefined. */
+  executeTakeFirst(db: Kysely<Database>, params: P): Promise<Row | undefined>
+}
+
+/**
+ * `build` is called once per database (the SQL differs between dialects), with `param(name)` wherever a value
+ * given per run goes. Parameters are single values (not lists: `in (…)` changes the SQL with its length) and
+ * must end up as bound parameters, not literals; a placeholder Kysely did not bind is an error at first use.
+ */
+export function prepareQuery<P extends Record<string, unknown>, Row>(
+  build: (db: Kysely<Database>, param: Param<P>) => Compilable<Row>,
+): PreparedQuery<P, Row> {
+  const byDatabase = new WeakMap<DialectAdapter, Compiled<Row>>()
+  const compiledFor = (db: Kysely<Database>): Compiled<Row> => {
+    const adapter = adapterOf(db)
+    let compiled = byDatabase.get(adapter)
+    if (!compiled) {
+      compiled = compile(db, build)
+      byDatabase.set(adapter, compiled)
+    }
+    return compiled
+  }
+  const execute = async (db: Kysely<Database>, params: P): Promise<Row[]> => {
+    // A plugin (withPlugin) may rewrite the query or its rows: built for this call and run through Kysely.
+    if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ((name) => params[name]) as Param<P>))).rows
+    const { query, slots, sqlite } = compiledFor(db)
+    const parameters = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.fixed))
+    // SQLite has one connection, which Kysely lends to one caller at a time through a chain of promises (~6 µs a
+    // query). A statement can run on it at once unless another caller's transaction is open there: then it waits
+    // its turn through Kysely, so that it never reads what that transaction has not committed.
+    if (sqlite && (db.isTransaction || !sqlite.handle.inTransaction)) return sqlite.statement.all(parameters) as Row[]
+    return (await db.executeQuery<Row>({ ...query, parameters })).rows
+  }
+  return {
+    execute,
+    executeTakeFirst: async (db, params) => (await execute(db, params))[0],
+  }
+}
+
+function compile<P, Row>(db: Kysely<Database>, build: (db: Kysely<Database>, param: Param<P>) => Compilable<Row>): Compiled<Row> {
+  const placeholders = new Map<string, Placeholder>()
+  const param = ((name: string) => {
+    let placeholder = placeholders.get(name)
+    if (!placeholder) placeholders.set(name, (placeholder = new Placeholder(name)))
+    return placeholder
+  }) as Param<P>
+  const query = build(db, param).compile()
+  const slots = query.parameters.map((value): Slot => (value instanceof Placeholder ? { name: value.name } : { fixed: value }))
+  for (const name of placeholders.keys()) {
+    if (!slots.some((slot) => 'name' in slot && slot.name === name)) {
+      throw new Error(`prepareQuery: parameter ${name} is not bound in ${query.sql}`)
+    }
+  }
+  if (isPostgres(db)) {
+    nameStatement(query.sql)
+    return { query, slots }
+  }
+  const handle = sqliteHandleOf(db)
+  const statement = handle.prepare(query.sql)
+  // A statement that returns no rows goes through Kysely, which also counts the rows it changed.
+  return statement.reader ? { query, slots, sqlite: { handle, statement } } : { query, slots }
+}
