@@ -1,9 +1,12 @@
-// A query of a hot path built and compiled by Kysely once per database, then run with new parameters. Building
+// Queries of hot paths built and compiled by Kysely once per database, then run with new parameters. Building
 // and compiling a lookup with a few conditions costs Kysely 10–15 µs per request on this project's machine
-// (docs/benchmarks.md), more than SQLite takes to run it from its statement cache. On SQLite the statement is
-// prepared once too; on PostgreSQL it is a named prepared statement, planned once per connection (storage/db.ts).
+// (docs/benchmarks.md), more than SQLite takes to run it from its statement cache; on the tracking hits' batches
+// it was most of the time spent outside SQLite. Two forms:
+// - prepareQuery: named parameters, for reads of the API's hot routes. On SQLite the statement is prepared once
+//   too; on PostgreSQL it is a named prepared statement, planned once per connection (storage/db.ts).
+// - compiledOnce: positional arguments, reads or writes, whose lists travel as one parameter (repos/given-rows.ts).
 import type SQLite from 'better-sqlite3'
-import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from 'kysely'
+import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult, RawBuilder } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf, isPostgres } from './dialect.js'
 import { nameStatement, sqliteHandleOf } from './db.js'
@@ -41,16 +44,7 @@ export interface PreparedQuery<P, Row> {
 export function prepareQuery<P extends Record<string, unknown>, Row>(
   build: (db: Kysely<Database>, param: Param<P>) => Compilable<Row>,
 ): PreparedQuery<P, Row> {
-  const byDatabase = new WeakMap<DialectAdapter, Compiled<Row>>()
-  const compiledFor = (db: Kysely<Database>): Compiled<Row> => {
-    const adapter = adapterOf(db)
-    let compiled = byDatabase.get(adapter)
-    if (!compiled) {
-      compiled = compile(db, build)
-      byDatabase.set(adapter, compiled)
-    }
-    return compiled
-  }
+  const compiledFor = oncePerDatabase<Compiled<Row>>((db) => compile(db, build))
   const execute = async (db: Kysely<Database>, params: P): Promise<Row[]> => {
     // A plugin (withPlugin) may rewrite the query or its rows: built for this call and run through Kysely.
     if (db.getExecutor().plugins.length > 0) return (await db.executeQuery(build(db, ((name) => params[name]) as Param<P>))).rows
@@ -90,4 +84,34 @@ function compile<P, Row>(db: Kysely<Database>, build: (db: Kysely<Database>, par
   const statement = handle.prepare(query.sql)
   // A statement that returns no rows goes through Kysely, which also counts the rows it changed.
   return statement.reader ? { query, slots, sqlite: { handle, statement } } : { query, slots }
+}
+
+/**
+ * `build(db, args)` must use each of `args` once, as a parameter, in their order. It runs once per database; later
+ * calls run its compiled form with their own arguments. Only for queries whose text never depends on their
+ * arguments.
+ */
+export function compiledOnce<R>(build: (db: Kysely<Database>, args: readonly unknown[]) => Compilable<R> | RawBuilder<R>) {
+  const compiledFor = oncePerDatabase((db, firstArgs: readonly unknown[]): CompiledQuery<R> => {
+    const built = build(db, firstArgs)
+    const query = 'isRawBuilder' in built ? built.compile(db) : built.compile()
+    if (query.parameters.length !== firstArgs.length || query.parameters.some((p, i) => p !== firstArgs[i])) {
+      throw new Error(`a query compiled once must take its arguments as its parameters, in order: ${query.sql}`)
+    }
+    return query
+  })
+  return (db: Kysely<Database>, args: readonly unknown[]): Promise<QueryResult<R>> => {
+    return db.executeQuery<R>({ ...compiledFor(db, args), parameters: args })
+  }
+}
+
+/** `make` once per database (the adapter a database shares with its transactions), by the first call's arguments. */
+function oncePerDatabase<T, A = void>(make: (db: Kysely<Database>, first: A) => T): (db: Kysely<Database>, first: A) => T {
+  const byDatabase = new WeakMap<DialectAdapter, T>()
+  return (db, first) => {
+    const adapter = adapterOf(db)
+    let made = byDatabase.get(adapter)
+    if (made === undefined) byDatabase.set(adapter, (made = make(db, first)))
+    return made
+  }
 }

@@ -2,7 +2,7 @@
 // account-facing finders take the channel, so an email route never sees an SMS campaign and the other way round.
 import { sql, type Kysely, type Selectable } from 'kysely'
 import { isPostgres } from '../dialect.js'
-import { compiledOnce } from './compiled-once.js'
+import { compiledOnce } from '../prepared-query.js'
 import { givenRows, givenRowsArguments, type GivenColumn } from './given-rows.js'
 import type { CampaignsTable, Database } from '../tables.js'
 import type { Page } from '../../services/types.js'

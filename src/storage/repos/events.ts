@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
 import { endpointsFor } from './webhooks.js'
-import { compiledOnce } from './compiled-once.js'
+import { compiledOnce } from '../prepared-query.js'
 import { isAmong, listArgument } from './given-rows.js'
 
 export const DELIVERY_STATUS = { queued: 'queued', delivered: 'delivered', failed: 'failed' } as const

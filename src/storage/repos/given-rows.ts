@@ -1,7 +1,7 @@
 // Lists and rows the caller gives, each as one parameter whatever their length: `id = any(…)`-style lists and tables
 // one statement can join (`update … from <given> where … = given.id`), so that a batch whose rows each carry their
 // own values (a time, a country) is written by one statement, and the statement's text is the same for every
-// batch (compiled-once.ts compiles it once). PostgreSQL takes arrays; SQLite, which has none, a JSON array.
+// batch (compiledOnce in storage/prepared-query.ts compiles it once). PostgreSQL takes arrays; SQLite, which has none, a JSON array.
 import { sql, type RawBuilder } from 'kysely'
 import { isPostgres, type QueryingDatabase } from '../dialect.js'
 

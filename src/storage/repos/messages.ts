@@ -3,7 +3,7 @@
 // dispatcher's queue are in message-queue.ts, the statistics read from them in message-stats.ts.
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, MessagesTable } from '../tables.js'
-import { compiledOnce } from './compiled-once.js'
+import { compiledOnce } from '../prepared-query.js'
 import { givenRows, givenRowsArguments, isAmong, listArgument, type GivenColumn } from './given-rows.js'
 
 /** statistics.general codes (API.md 3.3) the service sets. */
