@@ -136,7 +136,7 @@ interface SendingResult {
   bare?: SendTime
   /** The campaign sent while the probe asks. */
   probed: SendTime
-  /** POST /campaigns to status 3 of the probed send (as recorded before pixels were probed). */
+  /** probed.seconds, under the name earlier results used: POST /campaigns to status 3. */
   seconds: number
   readWhileSending: LatencySummary
   /** Pixels and clicks of messages already sent, while the rest are sent. */
