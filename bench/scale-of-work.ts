@@ -12,11 +12,15 @@
 // 2. read: GET /campaigns/{id} of each copied campaign, sequential requests (latency to the microsecond); the
 //    largest also under autocannon. Reference: the same request on the smallest campaign. Every answer is checked.
 // 3. sending: startSendingCampaign() starts a campaign that sends at once through the capture channel (no relay
-//    is set); GET /campaigns/{id} is timed while it sends. Other measurements during a send hook in there.
+//    is set). While it sends, one client asks in turn GET /campaigns/{id}, the open pixel of a message already sent
+//    and the click redirect of another (bench/lib/tracking-probe.ts), each answer checked. References, same run: the
+//    same pixels and clicks on the idle server, before the send (a small campaign sent first) and after it (other
+//    messages of the big one); and the same campaign sent first without any request (BENCH_SENDING_BARE), to show
+//    what the probe costs the send.
 //
-// Environment: BENCH_SCALE_SIZES, BENCH_SCENARIOS (copy,read,sending), BENCH_SENDING_SIZE, BENCH_READS_REQUESTS,
-// BENCH_READS_SECONDS, BENCH_CONNECTIONS, BENCH_DURATION, BENCH_TARGETS (sqlite,postgres), BENCH_PROFILE=1,
-// BENCH_SKIP_BUILD=1, TIDINGS_TEST_DATABASE_URL.
+// Environment: BENCH_SCALE_SIZES, BENCH_SCENARIOS (copy,read,sending), BENCH_SENDING_SIZE, BENCH_SENDING_BARE,
+// BENCH_HITS_REQUESTS, BENCH_READS_REQUESTS, BENCH_READS_SECONDS, BENCH_CONNECTIONS, BENCH_DURATION,
+// BENCH_TARGETS (sqlite,postgres), BENCH_PROFILE=1, BENCH_SKIP_BUILD=1, TIDINGS_TEST_DATABASE_URL.
 import { autocannon } from './lib/autocannon.js'
 import { fmt, listFromEnv, machine, positiveNumber, printGoals, targetsFromEnv, writeResults } from './lib/env.js'
 import { buildUnlessSkipped, peakRssMiB, PROFILE, run } from './lib/processes.js'
@@ -26,6 +30,9 @@ import { benchContact, postContacts } from './lib/contacts.js'
 import { json, summarize, timeSequentialGets, type LatencySummary } from './lib/http.js'
 import { activateSender, BENCH_SENDER } from './lib/senders.js'
 import { openPeek, type DbPeek } from './lib/db-peek.js'
+import { CLICK_TARGET } from './lib/sent-campaign.js'
+import { checkTokensAsSent, SentMessages, SequentialClient, signingKeyOf } from './lib/tracking-probe.js'
+import type { HitKind } from './lib/tracking-hits.js'
 import {
   authorization,
   createBenchDatabase,
@@ -47,6 +54,13 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100000,1000000').split(',').map
 })
 const SCENARIOS = listFromEnv('BENCH_SCENARIOS', ['copy', 'read', 'sending'] as const, ['copy', 'read', 'sending'])
 const SENDING_SIZE = positiveNumber('BENCH_SENDING_SIZE', 100_000)
+/** 1: the sending campaign is first sent once with no request at all, the reference of the send's time. */
+const SENDING_BARE = (process.env.BENCH_SENDING_BARE ?? '1') !== '0'
+/** Pixels, and as many clicks, timed on the idle server before and after the send. */
+const HITS_REQUESTS = positiveNumber('BENCH_HITS_REQUESTS', 500)
+const HITS_WARMUP = 50
+/** The small campaign sent before the big one, whose messages the idle reference hits (each once; 2 % are left out). */
+const REFERENCE_LIST_SIZE = Math.ceil((2 * (HITS_REQUESTS + HITS_WARMUP)) / 0.98) + 10
 const READ_REQUESTS = positiveNumber('BENCH_READS_REQUESTS', 500)
 const READ_SECONDS = positiveNumber('BENCH_READS_SECONDS', 20)
 const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 10)
@@ -102,11 +116,34 @@ interface RawCopyResult {
   runCpuSeconds: number | null
 }
 
-interface SendingResult {
-  messages: number
+interface SendTime {
   /** POST /campaigns to status 3. */
   seconds: number
+  /** Status 13 left (every message row written) to status 3: the sending alone. */
+  sendingSeconds: number
+  /** Messages a second of the sending alone. */
+  messagesPerSecond: number
+}
+
+interface HitLatencies {
+  pixel: LatencySummary
+  click: LatencySummary
+}
+
+interface SendingResult {
+  messages: number
+  /** The campaign sent with no request at all (BENCH_SENDING_BARE). */
+  bare?: SendTime
+  /** The campaign sent while the probe asks. */
+  probed: SendTime
+  /** probed.seconds, under the name earlier results used: POST /campaigns to status 3. */
+  seconds: number
   readWhileSending: LatencySummary
+  /** Pixels and clicks of messages already sent, while the rest are sent. */
+  hitsWhileSending: HitLatencies
+  /** The same on the idle server: before the send (a small campaign's messages), and after (the big one's). */
+  idleBefore: HitLatencies
+  idleAfter: HitLatencies
 }
 
 interface TargetResult {
@@ -166,7 +203,9 @@ async function benchTarget(dialect: Dialect): Promise<TargetResult> {
   const peek = await openPeek(database)
   let profileWindow: { from: number; to: number } | undefined
   try {
-    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'scale', '--balance', String(Math.max(100_000, sum(SIZES)))], database.env)) as BenchAccount
+    const sendingCost = SCENARIOS.includes('sending') ? REFERENCE_LIST_SIZE + (SENDING_BARE ? 2 : 1) * SENDING_SIZE : 0
+    const balance = Math.max(100_000, sum(SIZES) + sendingCost)
+    const account = JSON.parse(run('node', ['bin/tidings.js', 'accounts', 'create', '--name', 'scale', '--balance', String(balance)], database.env)) as BenchAccount
     const headers = await authorization(server.base, account)
     await activateSender(server.base, headers, peek)
     const target: ScaleTarget = { database, server, headers, accountId: account.id, peek }
@@ -255,7 +294,8 @@ function campaignBody(list: BenchList, when: { sendDate?: string; draft?: boolea
     sender_name: BENCH_SENDER.name,
     sender_email: BENCH_SENDER.email,
     subject: 'Hello {{name}}',
-    body: Buffer.from('<html><body><p>Hello {{name}}, you are {{age}}.</p><p><a href="https://example.com/news">News</a></p></body></html>').toString('base64'),
+    // Link 0 is where a click redirect must lead (bench/lib/tracking-hits.ts checks the Location).
+    body: Buffer.from(`<html><body><p>Hello {{name}}, you are {{age}}.</p><p><a href="${CLICK_TARGET}">News</a></p></body></html>`).toString('base64'),
     list_id: list.id,
     name: `scale ${list.size}${when.sendDate ? ' scheduled' : when.draft ? ' draft' : ''}`,
     ...(when.sendDate ? { send_date: when.sendDate } : {}),
@@ -396,33 +436,125 @@ async function timeRawCopy(target: ScaleTarget, list: BenchList): Promise<RawCop
  * when its recipients are copied and it is sending (status 2), or already sent. For measurements made while a
  * campaign sends.
  */
-async function startSendingCampaign(target: ScaleTarget, list: BenchList): Promise<{ campaignId: number; startedAt: number }> {
+async function startSendingCampaign(target: ScaleTarget, list: BenchList): Promise<StartedSend> {
   const startedAt = performance.now()
   const campaignId = await createCampaign(target, list)
   const status = await statusLeaves(target, campaignId, [13], `the copy of ${list.size}`)
   if (status !== 2 && status !== 3) throw new Error(`campaign ${campaignId} went to status ${status} instead of sending`)
-  return { campaignId, startedAt }
+  return { campaignId, recipients: list.recipients, startedAt, copiedAt: performance.now() }
+}
+
+interface StartedSend {
+  campaignId: number
+  recipients: number
+  startedAt: number
+  copiedAt: number
+}
+
+/** Waits until the campaign is sent (status 3, read from the database every 20 ms). */
+async function sendTime(target: ScaleTarget, send: StartedSend): Promise<SendTime> {
+  await statusLeaves(target, send.campaignId, [2], `the send of campaign ${send.campaignId}`)
+  if ((await storedStatus(target, send.campaignId)) !== 3) throw new Error(`campaign ${send.campaignId} left sending for status ${await storedStatus(target, send.campaignId)}`)
+  const ended = performance.now()
+  const sendingSeconds = (ended - send.copiedAt) / 1000
+  return { seconds: (ended - send.startedAt) / 1000, sendingSeconds, messagesPerSecond: send.recipients / sendingSeconds }
 }
 
 async function timeSending(target: ScaleTarget, list: BenchList): Promise<SendingResult> {
-  console.log(`  sending a campaign of ${fmt(list.recipients, 0)} …`)
-  const { campaignId, startedAt } = await startSendingCampaign(target, list)
-  const path = `/campaigns/${campaignId}`
-  // Timed until it is sent: each answer must count every recipient, whatever their status.
-  const check = (body: string) => {
+  const referenceList = await loadList(target, REFERENCE_LIST_SIZE, 'r-')
+  const reference = await startSendingCampaign(target, referenceList)
+  await sendTime(target, reference)
+  const key = await signingKeyOf(target.peek, target.database.env)
+  await checkTokensAsSent(target.server.base, target.headers, reference.campaignId, target.peek, key)
+  const idleBefore = await timeIdleHits(target, key, new SentMessages(target.peek, reference.campaignId), 'the reference campaign')
+  printHits(`idle, before (a campaign of ${fmt(referenceList.recipients, 0)} sent)`, idleBefore)
+
+  let bare: SendTime | undefined
+  if (SENDING_BARE) {
+    console.log(`  sending a campaign of ${fmt(list.recipients, 0)}, no request while it sends …`)
+    bare = await sendTime(target, await startSendingCampaign(target, list))
+    printSend('sent', bare)
+  }
+  console.log(`  sending a campaign of ${fmt(list.recipients, 0)}, probed …`)
+  const send = await startSendingCampaign(target, list)
+  const path = `/campaigns/${send.campaignId}`
+  // Each answer must count every recipient, whatever their status.
+  const checkRead = (status: number, body: string) => {
+    if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${body.slice(0, 300)}`)
     const c = JSON.parse(body) as { statistics: { general: { count: number }[] } }
     const counted = c.statistics.general.reduce((n, g) => n + g.count, 0)
     if (counted !== list.recipients) throw new Error(`GET ${path} counted ${counted} messages while sending, expected ${list.recipients}`)
   }
-  const times: number[] = []
-  while ((await storedStatus(target, campaignId)) !== 3) {
-    times.push(...(await timeSequentialGets(target.server.base, target.headers, () => path, { count: 50, warmup: 0, check, keepTimes: true })).times!)
-    await sleep(10)
+  let probed: SendTime | undefined
+  const sent = sendTime(target, send).then((t) => (probed = t))
+  const messages = new SentMessages(target.peek, send.campaignId)
+  const reads: number[] = []
+  const hits: Record<HitKind, number[]> = { pixel: [], click: [] }
+  const client = new SequentialClient(target.server.base)
+  try {
+    // One request at a time, the next as soon as the last is answered: the read, a pixel, a click, again.
+    while (probed === undefined) {
+      const read = await client.get(path, target.headers)
+      checkRead(read.status, read.body)
+      reads.push(read.ms)
+      for (const kind of HIT_KINDS) {
+        const id = probed === undefined ? await messages.next() : undefined
+        if (id !== undefined) hits[kind].push(await client.hit(kind, id, key))
+        else await sleep(POLL_MS)
+      }
+    }
+  } finally {
+    client.close()
+    await sent
   }
-  const seconds = (performance.now() - startedAt) / 1000
-  const readWhileSending = summarize(times)
-  console.log(`  sent in ${fmt(seconds, 1)} s; GET ${path} while sending: p50 ${fmt(readWhileSending.p50Ms, 2)} ms, p99 ${fmt(readWhileSending.p99Ms, 2)} ms (${readWhileSending.requests} requests)`)
-  return { messages: list.recipients, seconds, readWhileSending }
+  const readWhileSending = summarize(reads)
+  const hitsWhileSending = { pixel: summarize(hits.pixel), click: summarize(hits.click) }
+  printSend('sent', probed)
+  console.log(`  GET ${path} while sending: p50 ${fmt(readWhileSending.p50Ms, 2)} ms, p99 ${fmt(readWhileSending.p99Ms, 2)} ms (${readWhileSending.requests} requests)`)
+  printHits('while sending', hitsWhileSending)
+  const idleAfter = await timeIdleHits(target, key, messages, 'the sent campaign')
+  printHits('idle, after', idleAfter)
+  await expectHitsRecorded(target, send.campaignId, { pixel: hits.pixel.length + HITS_WARMUP + HITS_REQUESTS, click: hits.click.length + HITS_WARMUP + HITS_REQUESTS })
+  return { messages: list.recipients, bare, probed: probed!, seconds: probed!.seconds, readWhileSending, hitsWhileSending, idleBefore, idleAfter }
+}
+
+const HIT_KINDS: readonly HitKind[] = ['pixel', 'click']
+
+/** Pixels and clicks in turn on the idle server, each to a message of `messages` not hit before. */
+async function timeIdleHits(target: ScaleTarget, key: Buffer, messages: SentMessages, what: string): Promise<HitLatencies> {
+  const client = new SequentialClient(target.server.base)
+  const times: Record<HitKind, number[]> = { pixel: [], click: [] }
+  try {
+    for (let i = 0; i < HITS_WARMUP + HITS_REQUESTS; i++) {
+      for (const kind of HIT_KINDS) {
+        const id = await messages.next()
+        if (id === undefined) throw new Error(`${what}: no sent message left to hit`)
+        const ms = await client.hit(kind, id, key)
+        if (i >= HITS_WARMUP) times[kind].push(ms)
+      }
+    }
+  } finally {
+    client.close()
+  }
+  return { pixel: summarize(times.pixel), click: summarize(times.click) }
+}
+
+/** Every hit answered was recorded: each pixel opened its message (a click opens its own too), each click counted. */
+async function expectHitsRecorded(target: ScaleTarget, campaignId: number, answered: Record<HitKind, number>): Promise<void> {
+  const opened = await target.peek.row<{ n: number }>('select count(*) as n from messages where campaign_id = ? and opened_at is not null', [campaignId])
+  const clicks = await target.peek.row<{ n: number }>('select coalesce(sum(clicks), 0) as n from campaign_link_clicks where campaign_id = ?', [campaignId])
+  if (Number(opened?.n) !== answered.pixel + answered.click || Number(clicks?.n) !== answered.click) {
+    throw new Error(`campaign ${campaignId}: ${opened?.n} messages opened and ${clicks?.n} clicks counted; ${answered.pixel} pixels and ${answered.click} clicks were answered`)
+  }
+}
+
+function printSend(what: string, t: SendTime): void {
+  console.log(`  ${what} in ${fmt(t.seconds, 1)} s from POST /campaigns; the sending alone ${fmt(t.sendingSeconds, 1)} s, ${fmt(t.messagesPerSecond, 0)} messages/s`)
+}
+
+function printHits(what: string, h: HitLatencies): void {
+  const text = (s: LatencySummary) => `p50 ${fmt(s.p50Ms, 2)}, p90 ${fmt(s.p90Ms, 2)}, p99 ${fmt(s.p99Ms, 2)} ms (${s.requests})`
+  console.log(`  ${what}: pixel ${text(h.pixel)}; click ${text(h.click)}`)
 }
 
 function report(results: TargetResult[]): void {
@@ -439,6 +571,8 @@ function report(results: TargetResult[]): void {
     sizes: SIZES,
     scenarios: SCENARIOS,
     sendingSize: SENDING_SIZE,
+    sendingBare: SENDING_BARE,
+    hitsRequests: HITS_REQUESTS,
     postgres: TARGETS.includes('postgres') ? postgresSource() : null,
     commit: run('git', ['rev-parse', '--short', 'HEAD']).trim(),
     profiled: PROFILE,
@@ -467,6 +601,26 @@ function report(results: TargetResult[]): void {
     if (r.sending) {
       const s = r.sending.readWhileSending
       console.log(`| ${r.dialect} | GET /campaigns/{id} while ${fmt(r.sending.messages, 0)} are sent (${fmt(r.sending.seconds, 1)} s; sequential, ${s.requests}) | ${fmt(s.p50Ms, 2)} | ${fmt(s.p90Ms, 2)} | ${fmt(s.p99Ms, 2)} | ${fmt(1000 / s.meanMs, 0)} | |`)
+    }
+  }
+  if (results.some((r) => r.sending)) {
+    console.log('\n| database | hit | idle before: p50 / p90 / p99 (ms) | while sending: p50 / p90 / p99 (ms) | idle after: p50 / p90 / p99 (ms) | p99 sending / idle before |')
+    console.log('|---|---|---:|---:|---:|---:|')
+    const text = (s: LatencySummary) => `${fmt(s.p50Ms, 2)} / ${fmt(s.p90Ms, 2)} / ${fmt(s.p99Ms, 2)} (${s.requests})`
+    for (const r of results) {
+      if (!r.sending) continue
+      for (const kind of HIT_KINDS) {
+        const [before, during, after] = [r.sending.idleBefore[kind], r.sending.hitsWhileSending[kind], r.sending.idleAfter[kind]]
+        console.log(`| ${r.dialect} | ${kind === 'pixel' ? 'open pixel' : 'click redirect'} | ${text(before)} | ${text(during)} | ${text(after)} | ${fmt(during.p99Ms / before.p99Ms, 1)} |`)
+      }
+    }
+    console.log('\n| database | messages | sent with no request: s, messages/s | sent while probed: s, messages/s | probed / bare (time) |')
+    console.log('|---|---:|---:|---:|---:|')
+    for (const r of results) {
+      const s = r.sending
+      if (!s) continue
+      const t = (x: SendTime) => `${fmt(x.sendingSeconds, 1)}, ${fmt(x.messagesPerSecond, 0)}`
+      console.log(`| ${r.dialect} | ${fmt(s.messages, 0)} | ${s.bare ? t(s.bare) : '–'} | ${t(s.probed)} | ${s.bare ? fmt(s.probed.sendingSeconds / s.bare.sendingSeconds, 2) : '–'} |`)
     }
   }
   console.log('')

@@ -6,6 +6,7 @@
 // flight (lease-keeper.ts); a dead worker's rows are claimed again when its lease ends, so delivery is at least
 // once, with duplicates limited to the batch in flight.
 import { randomUUID } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
@@ -125,7 +126,11 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     const claimed = await messageQueue.claimDue(this.deps.db, { channel: this.driver.channel, now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
     if (claimed.length === 0) return 0
     const lease: messageQueue.MessageLease = { token, ids: claimed.map((m) => m.id) }
+    // On SQLite nothing in a round waits for the network: without these turns of the event loop, requests (an open
+    // pixel) waited for whole rounds of both batches in flight, claim, rendering and recording.
+    await nextTurn()
     const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))
+    await nextTurn()
     await this.record(lease, batch)
     return claimed.length
   }

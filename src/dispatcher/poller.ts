@@ -1,6 +1,12 @@
 // Runs a round of work again and again: at once while rounds come back full, after a pause otherwise, and
 // after a growing pause while the database is away (outage.ts). Shared by the job runner, the outbox and the
-// campaign sender; timers are unref'd, so a poller alone keeps no process alive.
+// campaign sender; its pauses are unref'd timers, so an idle poller keeps no process alive.
+//
+// "At once" is the next turn of the event loop, after the I/O waiting now (setImmediate), not setTimeout(0): Node
+// runs every timer that is due before it reads a socket again, and a round lasts longer than the 1 ms of a
+// setTimeout(0), so two pollers whose rounds came back full (the campaign sender's two batches in flight) ran
+// round after round without end. On SQLite, where a round never waits for the network, an open pixel waited
+// behind 10-47 rounds while a campaign of 98,000 sent (p50 55 ms, idle 0.8 ms; docs/benchmarks.md "Scale of work").
 import type { Logger } from 'pino'
 import { OutagePacing } from './outage.js'
 
@@ -15,6 +21,7 @@ export interface PollerOptions {
 
 export class Poller {
   private timer: NodeJS.Timeout | undefined
+  private immediate: NodeJS.Immediate | undefined
   private round: Promise<unknown> | undefined
   private running = false
   private readonly outage: OutagePacing
@@ -37,12 +44,18 @@ export class Poller {
   async stop(): Promise<void> {
     this.running = false
     clearTimeout(this.timer)
+    clearImmediate(this.immediate)
     await this.round
   }
 
   private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => void this.poll(), delayMs)
-    this.timer.unref()
+    // Not unref'd: Node does not wake from its wait for I/O for an unref'd immediate, which would then wait for the
+    // next timer or socket. It lives until the next turn of the loop, and only while there is work.
+    if (delayMs === 0) this.immediate = setImmediate(() => void this.poll())
+    else {
+      this.timer = setTimeout(() => void this.poll(), delayMs)
+      this.timer.unref()
+    }
   }
 
   private async poll(): Promise<void> {
