@@ -14,6 +14,7 @@ import { answerFrameworkError, registerErrorHandler } from './errors.js'
 import { registerNotFound } from './not-found.js'
 import { lazySerializers, lazyValidators } from './lazy-schemas.js'
 import { registerBearerCheck, registerTokenRoute } from './auth.js'
+import { registerRequestLimit } from './request-limit.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
 import { addressbookRoutes } from './routes/addressbooks.js'
 import { contactRoutes } from './routes/contacts.js'
@@ -83,6 +84,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(viberCallbackRoutes(deps))
   await app.register(async (api) => {
     registerBearerCheck(api, deps)
+    registerRequestLimit(api, deps)
     acceptLargeBodies(api, deps.config.bodyLimitBytes)
     await api.register(addressbookRoutes(deps))
     await api.register(contactRoutes(deps))

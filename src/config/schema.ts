@@ -17,6 +17,9 @@ export const ConfigSchema = Type.Object({
   loginMaxFailures: Type.Integer({ minimum: 1 }),
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1 }),
   loginWindowSeconds: Type.Integer({ minimum: 1 }),
+  // At most 10^6/s and 10^9: the shared bucket counts thousandths of a request in a bigint (storage/repos/api-request-buckets.ts).
+  apiRatePerSecond: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  apiBurst: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
   emailPrice: Type.Number({ minimum: 0 }),
   smsPrices: Type.String(),
   defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$' }),
@@ -115,6 +118,12 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   loginMaxFailures: { env: 'TIDINGS_LOGIN_MAX_FAILURES', default: () => 10, description: 'Failed token calls allowed per client_id and IP in a window' },
   loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
   loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
+  apiRatePerSecond: {
+    env: 'TIDINGS_API_RATE',
+    default: () => 100,
+    description: 'API calls an account may make per second, all API processes together (more: 429 with Retry-After; the token call is not counted); 0: no limit',
+  },
+  apiBurst: { env: 'TIDINGS_API_BURST', default: () => 200, description: 'API calls an account may make at once above TIDINGS_API_RATE, after a quiet spell' },
   emailPrice: { env: 'TIDINGS_EMAIL_PRICE', default: () => 0.0044, description: 'Price of one email beyond the tariff, in the account currency' },
   smsPrices: {
     env: 'TIDINGS_SMS_PRICES',

@@ -55,3 +55,14 @@ export interface LedgerEntriesTable {
   note: string | null
   created_at: number
 }
+
+/** One row per account that made API calls: its shared request bucket (migration 0016, TIDINGS_API_RATE) */
+export interface ApiRequestBucketsTable {
+  account_id: number
+  /** Thousandths of a request left after the last take */
+  milli_tokens: number
+  /** Epoch ms of the last take */
+  refilled_at: number
+  /** Whole requests the last take was given */
+  granted: number
+}
