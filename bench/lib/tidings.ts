@@ -86,14 +86,20 @@ export interface TidingsServer {
 
 /**
  * `node bin/tidings.js serve` on the database, in its own process; `profileName` names its CPU profile. `port`
- * (default: a free one) is for a caller that must name the server's URL in its settings (TIDINGS_PUBLIC_URL).
+ * (default: a free one) is for a caller that must name the server's URL in its settings (TIDINGS_PUBLIC_URL);
+ * `extraArgs` go after `serve` (`--no-dispatch`).
  */
-export async function startServer(database: BenchDatabase, profileName: string, port?: number): Promise<TidingsServer> {
+export async function startServer(database: BenchDatabase, profileName: string, port?: number, extraArgs: readonly string[] = []): Promise<TidingsServer> {
   port ??= await freePort()
-  const child = startChild(`tidings-${database.dialect}`, 'node', [...profileArgs(profileName), 'bin/tidings.js', 'serve', '--host', '127.0.0.1', '--port', String(port)], database.env)
+  const child = startChild(`tidings-${database.dialect}`, 'node', [...profileArgs(profileName), 'bin/tidings.js', 'serve', '--host', '127.0.0.1', '--port', String(port), ...extraArgs], database.env)
   const base = `http://127.0.0.1:${port}`
   await waitFor(`${base}/healthz`, child)
   return { base, child, stop: () => child.stop() }
+}
+
+/** `node bin/tidings.js worker` on the database, in its own process: the dispatcher alone, next to `serve --no-dispatch`. */
+export function startWorker(database: BenchDatabase, profileName: string, index: number): Child {
+  return startChild(`tidings-worker-${index}`, 'node', [...profileArgs(profileName), 'bin/tidings.js', 'worker'], database.env)
 }
 
 /** The Authorization header of a fresh access token for the account. */

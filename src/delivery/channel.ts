@@ -1,5 +1,8 @@
 // What every delivery channel offers (ARCHITECTURE.md "Channels"): a failed send is a value, not an exception.
-export interface OutboundEmail {
+import type { MimeMessage } from './email/mime.js'
+
+/** An email as its parts: the channel builds its MIME (service emails: confirmations, activation codes). */
+export interface EmailParts {
   from: { email: string; name: string }
   to: string
   subject: string
@@ -15,9 +18,20 @@ export interface OutboundEmail {
   amp?: string
   /** Files, decoded once per campaign and shared by its messages. */
   attachments?: readonly { filename: string; content: Buffer }[]
-  /** The whole MIME message when the caller built it (campaigns: delivery/email/mime.ts); the fields above describe it. */
-  raw?: string
 }
+
+/**
+ * An email its sender built as SMTP data (campaign messages: delivery/email/mime.ts), with only what the
+ * envelope needs beside it: the rendered text and HTML are not kept while the message waits for the relay.
+ */
+export interface BuiltEmail {
+  from: { email: string; name: string }
+  to: string
+  returnPath?: string
+  mime: MimeMessage
+}
+
+export type OutboundEmail = EmailParts | BuiltEmail
 
 export type SendResult =
   | { ok: true; providerId: string; captured?: boolean }

@@ -8,7 +8,7 @@ import type { ClaimedMessage, MessageOutcome } from '../storage/repos/message-qu
 import { CONTACT_STATUS, setStatusOfIds } from '../storage/repos/contacts.js'
 import type { Database } from '../storage/tables.js'
 import { failureText, type EmailChannel, type OutboundEmail, type SendResult } from '../delivery/channel.js'
-import { renderMessage, type PreparedCampaign } from '../delivery/email/campaign-content.js'
+import { renderCampaignEmail, type PreparedCampaign } from '../delivery/email/campaign-content.js'
 import { classifySmtpAnswer } from '../delivery/email/smtp-answer.js'
 import { preparedCampaign } from '../services/email/prepared-campaigns.js'
 import { messageEventSource, recordMessageEvents } from '../services/events/events.js'
@@ -28,7 +28,7 @@ export function emailDriver(deps: Deps, channel: EmailChannel): ChannelDriver<Pr
     channel: 'email',
     name: channel.name,
     prepare: (campaign: campaignsRepo.CampaignRow) => preparedCampaign(campaign),
-    render: (prepared, message: ClaimedMessage, key) => renderMessage(prepared, addressingOf(deps.config, key, message, prepared.listId)),
+    render: (prepared, message: ClaimedMessage, key) => renderCampaignEmail(prepared, addressingOf(deps.config, key, message, prepared.listId)),
     units: () => 1,
     send: (batch) => channel.send(batch),
     outcomeOf(message, result) {

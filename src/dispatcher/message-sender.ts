@@ -134,7 +134,10 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
   private async send(claimed: messageQueue.ClaimedMessage[]): Promise<Batch<Prepared, O>> {
     const key = await signingKey(this.deps)
     const ended: messageQueue.MessageOutcome[] = []
-    const sending: { message: messageQueue.ClaimedMessage; outbound: Outbound }[] = []
+    // The messages and what the channel sends apart: the outbound (an email built as SMTP data, ~10 KB) goes to the
+    // channel alone, which lets go of each once its connection took it, not once the whole batch was answered.
+    const sending: messageQueue.ClaimedMessage[] = []
+    const outbound: Outbound[] = []
     const campaigns = new Map<number, SendingCampaign<Prepared> | undefined>()
     for (const id of new Set(claimed.map((m) => m.campaignId))) campaigns.set(id, await this.campaign(id))
     const endedIn = new Set<number>()
@@ -147,15 +150,19 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
       if (!campaign || !mayStillSend(campaign.row, message)) notSent(message, 'the campaign was canceled')
       else if (campaign.prepared instanceof Error) notSent(message, campaign.prepared.message)
       else {
-        const outbound = this.render(campaign.prepared, message, key)
-        if (outbound instanceof Error) notSent(message, outbound.message)
-        else sending.push({ message, outbound })
+        const rendered = this.render(campaign.prepared, message, key)
+        if (rendered instanceof Error) notSent(message, rendered.message)
+        else {
+          sending.push(message)
+          outbound.push(rendered)
+        }
       }
     }
-    await this.limiter.take(sending.reduce((sum, s) => sum + this.driver.units(s.message), 0))
-    const results = sending.length > 0 ? await this.driver.send(sending.map((s) => s.outbound)) : []
+    await this.limiter.take(sending.reduce((sum, message) => sum + this.driver.units(message), 0))
+    // splice(): this frame keeps no reference to what it hands over.
+    const results = sending.length > 0 ? await this.driver.send(outbound.splice(0)) : []
     const done = this.deps.now()
-    const sent = sending.map(({ message }, i) => {
+    const sent = sending.map((message, i) => {
       const result = results[i] ?? ({ ok: false, retryable: true, reason: 'no result from the channel' } as unknown as Result)
       return { message, ...this.outcomeOf(message, result, done) }
     })

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_outbox_shown_copy.js'
 import * as m0012 from './migrations/0012_sms.js'
 import * as m0013 from './migrations/0013_viber.js'
 import * as m0014 from './migrations/0014_campaign_counts.js'
+import * as m0015 from './migrations/0015_messages_due_in_id_order.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_sms': m0012,
   '0013_viber': m0013,
   '0014_campaign_counts': m0014,
+  '0015_messages_due_in_id_order': m0015,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -79,8 +79,8 @@ describe('DKIM signing', () => {
     try {
       const from = { email: 'news@example.org', name: 'Новини' }
       const email = { from, to: 'campaign@example.com', subject: 'Привіт', html: '<p>Hello</p>', text: 'Hello', messageId: '1.1.tidings@example.org', headers: { 'List-Id': '<l1.a1.example.org>' } }
-      const raw = buildMime(prepareMimeFrame(from, [{ filename: 'a.txt', content: Buffer.from('x') }]), email, new Date())
-      const [result] = await channel.send([{ ...email, raw }])
+      const mime = buildMime(prepareMimeFrame(from, [{ filename: 'a.txt', content: Buffer.from('x') }]), email, new Date())
+      const [result] = await channel.send([{ ...email, mime }])
       assert.equal(result?.ok, true)
       const received = sink.received.find((r) => r.envelopeTo.includes('campaign@example.com'))
       assert.ok(received, 'the campaign message arrived')
