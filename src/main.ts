@@ -24,6 +24,7 @@ import type { BounceListener } from './delivery/email/bounce-listener.js'
 import * as bounces from './services/email/bounces.js'
 import type { Deps } from './services/types.js'
 import { releaseYoungGeneration } from './lib/young-generation.js'
+import { collectStartupGarbage } from './lib/startup-garbage.js'
 
 /**
  * Log lines are gathered into writes of LOG_WRITE_BYTES (about 20 access lines), written at the latest
@@ -78,6 +79,7 @@ export async function serve(config: Config, log = createLogger(config), options:
   const dispatcher = options.dispatch === false ? undefined : startDispatch(deps)
   const bounces = config.bouncePort > 0 ? await listenForBounces(deps) : undefined
   releaseYoungGeneration()
+  collectStartupGarbage()
 
   let stopping: Promise<void> | undefined
   const stop = () =>
@@ -158,6 +160,7 @@ export async function work(config: Config, log = createLogger(config)): Promise<
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated')
   const dispatcher = startDispatch(deps)
   releaseYoungGeneration()
+  collectStartupGarbage()
   // The dispatcher's timers are unref'd (they must not hold `serve` open); a worker has nothing else to keep
   // it running until it is told to stop.
   const keepAlive = setInterval(() => {}, 60 * 60_000)

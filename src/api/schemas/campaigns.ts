@@ -55,7 +55,8 @@ export const EditCampaignBody = Type.Object({
 export const ListCampaignsQuery = Type.Object({
   ...PageQuery.properties,
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  status: Type.Optional(Type.Array(Type.Integer(), { description: 'sent as status[]=' })),
+  // Campaign status codes are small; past PostgreSQL's integer column (2^31 - 1) the filter failed the query (a 500).
+  status: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }), { description: 'sent as status[]=' })),
   planed: Type.Optional(Type.Boolean({ description: 'only campaigns scheduled for later' })),
 })
 

@@ -15,11 +15,13 @@ export const EditTemplateBody = Type.Object({
   lang: Type.Optional(Type.String({ description: 'must be the language the template was created in' })),
 })
 
-const TemplateRef = Type.String({ minLength: 1, maxLength: 64, description: 'real_id (digits) or the string id' })
+// No NUL: PostgreSQL refuses it in text, so the lookup failed with a 500 instead of a 404 (fuzzing found it).
+const NO_NUL = '^[^\\u0000]*$'
+const TemplateRef = Type.String({ minLength: 1, maxLength: 64, pattern: NO_NUL, description: 'real_id (digits) or the string id' })
 
 export const EditTemplateParams = Type.Object({ id: TemplateRef })
 export const TemplateParams = Type.Object({ template_id: TemplateRef })
-export const SlugParams = Type.Object({ name_slug: Type.String({ minLength: 1, maxLength: 255 }) })
+export const SlugParams = Type.Object({ name_slug: Type.String({ minLength: 1, maxLength: 255, pattern: NO_NUL }) })
 
 export const TemplatesQuery = Type.Object({
   ...PageQuery.properties,
