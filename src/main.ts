@@ -17,6 +17,7 @@ import { viberSender } from './dispatcher/viber-sender.js'
 import { viberChannel } from './delivery/viber/registry.js'
 import { VONAGE_CALLBACK_PATH } from './api/routes/viber-callbacks.js'
 import { WebhookSender } from './dispatcher/webhook-sender.js'
+import { WorkerPresence } from './dispatcher/worker-presence.js'
 import { campaignJobHandlers } from './services/email/campaign-lifecycle.js'
 import { smsJobHandlers } from './services/sms/dynamic-list.js'
 import { emailChannel } from './delivery/registry.js'
@@ -76,7 +77,7 @@ export async function serve(config: Config, log = createLogger(config), options:
     purgeUnmatchedReceipts(deps.db, deps.now() - 7 * 86_400_000).catch((err: unknown) => log.warn({ err }, 'purging unmatched SMS receipts failed'))
   }, 10 * 60_000)
   purge.unref()
-  const dispatcher = options.dispatch === false ? undefined : startDispatch(deps)
+  const dispatcher = options.dispatch === false ? undefined : startDispatch(deps, 'serve')
   const bounces = config.bouncePort > 0 ? await listenForBounces(deps) : undefined
   releaseYoungGeneration()
   collectStartupGarbage()
@@ -99,8 +100,12 @@ export interface Stoppable {
   stop(): Promise<void>
 }
 
-/** The background work of a process: queued jobs, the outbox of service emails, campaign messages (email, SMS and Viber) and webhooks. */
-export function startDispatch(deps: Deps): Stoppable {
+/**
+ * The background work of a process: queued jobs, the outbox of service emails, campaign messages (email, SMS and
+ * Viber) and webhooks; the process is listed in the registry of workers while it runs them (`tidings status`).
+ */
+export function startDispatch(deps: Deps, role: 'serve' | 'worker'): Stoppable {
+  const presence = new WorkerPresence(deps, role)
   const jobs = new JobRunner(deps, { ...tags.jobHandlers, ...campaignJobHandlers, ...smsJobHandlers })
   const channel = emailChannel(deps.config)
   const outbox = new OutboxSender(deps, channel)
@@ -110,6 +115,7 @@ export function startDispatch(deps: Deps): Stoppable {
   const viber = viberChannel(deps.config, deps.log, `${deps.config.publicUrl.replace(/\/+$/, '')}${VONAGE_CALLBACK_PATH}`)
   const viberCampaigns = viberSender(deps, viber)
   const webhooks = new WebhookSender(deps)
+  presence.start()
   jobs.start()
   outbox.start()
   campaigns.start()
@@ -128,6 +134,8 @@ export function startDispatch(deps: Deps): Stoppable {
       await channel.close()
       await sms.close()
       await viber.close()
+      // Last: the process is listed as long as it may still finish work in flight.
+      await presence.stop()
     },
   }
 }
@@ -158,7 +166,7 @@ export async function work(config: Config, log = createLogger(config)): Promise<
   const { deps, storage } = openDeps(config, log)
   const applied = await migrateToLatest(storage.db as never)
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated')
-  const dispatcher = startDispatch(deps)
+  const dispatcher = startDispatch(deps, 'worker')
   releaseYoungGeneration()
   collectStartupGarbage()
   // The dispatcher's timers are unref'd (they must not hold `serve` open); a worker has nothing else to keep

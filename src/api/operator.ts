@@ -6,14 +6,20 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { AppError } from '../services/errors.js'
 import { RequestMetrics } from './request-metrics.js'
+import { registerStatusGauges } from './status-metrics.js'
+import type { DispatchStatus } from '../services/operations/status.js'
 
 /** How long one database probe answers every /healthz: a flood of them costs the database one query a second. */
 const HEALTH_PROBE_MS = 1000
 
-/** Counts and times every request by method, route pattern and status; `token`, when set, guards /metrics. */
-export function registerMetrics(app: FastifyInstance, token: string): void {
+/**
+ * Counts and times every request by method, route pattern and status, and shows the dispatcher's `status` as
+ * gauges; `token`, when set, guards /metrics.
+ */
+export function registerMetrics(app: FastifyInstance, token: string, status: () => Promise<DispatchStatus>): void {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  registerStatusGauges(registry, status)
   const requests = new RequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
   app.addHook('onResponse', (request, reply, done) => {
     requests.record(request.method, request.is404 ? 'unmatched' : request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000)

@@ -38,6 +38,7 @@ import { viberCallbackRoutes } from './routes/viber-callbacks.js'
 import { viberBlacklistRoutes } from './routes/viber-blacklist.js'
 import { trackingRoutes } from '../tracking/routes.js'
 import { pingDatabase } from '../storage/repos/health.js'
+import { readStatus } from '../services/operations/status.js'
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -71,7 +72,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandler(app)
   registerNotFound(app)
   registerInputNormalization(app)
-  registerMetrics(app, deps.config.metricsToken)
+  registerMetrics(app, deps.config.metricsToken, () => readStatus(deps))
   await registerOpenApi(app)
 
   registerHealth(app, () => pingDatabase(deps.db))

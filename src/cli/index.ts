@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `tidings` command line: serve, worker, migrate, accounts, config, import, contacts, outbox, campaigns, sms, viber.
+// The `tidings` command line: serve, worker, migrate, status, accounts, config, import, contacts, outbox, campaigns, sms, viber.
 import { Command } from 'commander'
 import { registerServeCommands } from './commands/serve.js'
+import { registerStatusCommand } from './commands/status.js'
 import { registerAccountCommands } from './commands/accounts.js'
 import { registerConfigCommand } from './commands/config.js'
 import { registerImportCommand } from './commands/import.js'
@@ -22,6 +23,7 @@ const program = new Command('tidings')
   })
 
 registerServeCommands(program)
+registerStatusCommand(program)
 registerAccountCommands(program)
 registerConfigCommand(program)
 registerImportCommand(program)

@@ -53,6 +53,7 @@ export const ConfigSchema = Type.Object({
   viberTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
   viberRatePerSecond: Type.Number({ minimum: 0 }),
   sendLeaseSeconds: Type.Integer({ minimum: 1 }),
+  heartbeatSeconds: Type.Number({ minimum: 0.1, maximum: 3600 }),
   bounceDomain: Type.String(),
   bouncePort: Type.Integer({ minimum: 0, maximum: 65535 }),
   bounceMaxClients: Type.Integer({ minimum: 1 }),
@@ -231,6 +232,11 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
     env: 'TIDINGS_SEND_LEASE',
     default: () => 300,
     description: 'Seconds a worker holds the messages it claimed, renewed every third of it while they are in flight; a dead worker\'s messages are sent by another after this',
+  },
+  heartbeatSeconds: {
+    env: 'TIDINGS_HEARTBEAT',
+    default: () => 5,
+    description: 'Seconds between the heartbeats of a dispatching process (`serve`, `worker`) in the registry of workers; one silent for 3 of them is not listed as live (`tidings status`, /metrics)',
   },
   bounceDomain: {
     env: 'TIDINGS_BOUNCE_DOMAIN',

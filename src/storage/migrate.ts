@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_viber.js'
 import * as m0014 from './migrations/0014_campaign_counts.js'
 import * as m0015 from './migrations/0015_messages_due_in_id_order.js'
 import * as m0016 from './migrations/0016_api_request_buckets.js'
+import * as m0017 from './migrations/0017_workers.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_campaign_counts': m0014,
   '0015_messages_due_in_id_order': m0015,
   '0016_api_request_buckets': m0016,
+  '0017_workers': m0017,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -5,11 +5,13 @@ import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, Conta
 import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
 import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable } from './tables/campaigns.js'
 import type { WebhookEndpointsTable, WebhooksTable, EventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js'
+import type { WorkersTable } from './tables/operations.js'
 export type * from './tables/accounts.js'
 export type * from './tables/audience.js'
 export type * from './tables/content.js'
 export type * from './tables/campaigns.js'
 export type * from './tables/webhooks.js'
+export type * from './tables/operations.js'
 
 export interface Database {
   accounts: AccountsTable
@@ -48,4 +50,5 @@ export interface Database {
   events: EventsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  workers: WorkersTable
 }
