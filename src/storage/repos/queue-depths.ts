@@ -2,7 +2,7 @@
 // `tidings status` and the /metrics gauges show. One statement per queue, each read from the queue's own partial
 // index of queued rows (the index its claim uses), so it costs in proportion to the rows that are waiting.
 // Rows claimed and in flight still count: they leave the queue when their outcome is recorded.
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Database } from '../tables.js'
 import type { CampaignChannel } from './campaigns.js'
 import { JOB_STATUS } from './jobs.js'
@@ -43,10 +43,11 @@ function aggregateOf(db: Kysely<Database>, queue: QueueName, now: number): Promi
         .where('run_at', '<=', now)
         .executeTakeFirstOrThrow()
     case 'outbox':
-      // Index outbox_due: (next_attempt_at) where status = 'queued'.
+      // Index outbox_due: (next_attempt_at) where status = 'queued'. A new email's next_attempt_at is 0: it has
+      // been due since it was queued.
       return db
         .selectFrom('outbox')
-        .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('next_attempt_at').as('oldest')])
+        .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min(laterOf(sql.ref('next_attempt_at'), sql.ref('created_at'))).as('oldest')])
         .where('status', '=', OUTBOX_STATUS.queued)
         .where('next_attempt_at', '<=', now)
         .executeTakeFirstOrThrow()
@@ -68,7 +69,7 @@ function campaignMessages(db: Kysely<Database>, channel: CampaignChannel, now: n
 
 /**
  * A delivery is due when its endpoint is (not waiting out a failed request's backoff), since the later of its
- * event and the endpoint's next attempt. Index webhook_deliveries_queued: (endpoint_id, id) where status =
+ * event and the endpoint's next attempt (0 until a request failed). Index webhook_deliveries_queued: (endpoint_id, id) where status =
  * 'queued', each joined to its endpoint by key.
  */
 function webhookDeliveries(db: Kysely<Database>, now: number): Promise<Aggregate> {
@@ -77,11 +78,16 @@ function webhookDeliveries(db: Kysely<Database>, now: number): Promise<Aggregate
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select((eb) => [
       eb.fn.countAll<number>().as('depth'),
-      eb.fn.min(sql<number>`case when e.next_attempt_at > d.created_at then e.next_attempt_at else d.created_at end`).as('oldest'),
+      eb.fn.min(laterOf(sql.ref('e.next_attempt_at'), sql.ref('d.created_at'))).as('oldest'),
     ])
     .where('d.status', '=', DELIVERY_STATUS.queued)
     .where('e.next_attempt_at', '<=', now)
     .executeTakeFirstOrThrow()
+}
+
+/** The later of two times: greatest() on PostgreSQL is max() on SQLite, a CASE is the same on both. */
+function laterOf(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`case when ${a} > ${b} then ${a} else ${b} end`
 }
 
 function toDepth(row: Aggregate): QueueDepth {
