@@ -7,6 +7,7 @@ import { migrateToLatest } from './storage/migrate.js'
 import { buildServer } from './api/server.js'
 import { purgeExpiredTokens } from './services/accounts/auth.js'
 import { purgeUnmatchedReceipts } from './storage/repos/sms-parts.js'
+import { CLEAN_UPS, runCleanUp } from './storage/repos/advisory-locks.js'
 import * as tags from './services/audience/tags.js'
 import { JobRunner } from './dispatcher/jobs.js'
 import { OutboxSender } from './dispatcher/outbox-sender.js'
@@ -34,6 +35,8 @@ import { collectStartupGarbage } from './lib/startup-garbage.js'
  */
 const LOG_WRITE_BYTES = 4096
 const LOG_FLUSH_MS = 250
+/** Expired tokens and unmatched SMS receipts are purged every 10 minutes: the tables stay small. */
+const PURGE_MS = 10 * 60_000
 
 export function createLogger(config: Config): Logger {
   const options = {
@@ -71,11 +74,15 @@ export async function serve(config: Config, log = createLogger(config), options:
   const address = await app.listen({ port: config.port, host: config.host })
   log.info({ address, dialect: storage.dialect }, 'tidings is serving')
 
+  // Every API process's timer starts these; one of them runs each once a period (repos/advisory-locks.ts).
   const purge = setInterval(() => {
-    purgeExpiredTokens(deps).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
+    const when = { now: deps.now(), periodMs: PURGE_MS }
+    runCleanUp(deps.db, CLEAN_UPS.expiredTokens, when, (tx) => purgeExpiredTokens({ ...deps, db: tx })).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
     // A receipt waits for its submit's answer a few seconds at most; a week later it will never be matched.
-    purgeUnmatchedReceipts(deps.db, deps.now() - 7 * 86_400_000).catch((err: unknown) => log.warn({ err }, 'purging unmatched SMS receipts failed'))
-  }, 10 * 60_000)
+    runCleanUp(deps.db, CLEAN_UPS.unmatchedSmsReceipts, when, (tx) => purgeUnmatchedReceipts(tx, when.now - 7 * 86_400_000)).catch((err: unknown) =>
+      log.warn({ err }, 'purging unmatched SMS receipts failed'),
+    )
+  }, PURGE_MS)
   purge.unref()
   const dispatcher = options.dispatch === false ? undefined : startDispatch(deps, 'serve')
   const bounces = config.bouncePort > 0 ? await listenForBounces(deps) : undefined

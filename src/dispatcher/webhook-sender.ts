@@ -5,6 +5,7 @@
 // still undelivered after `webhookRetryHours` is marked failed and the next ones go on.
 import type { Logger } from 'pino'
 import * as queue from '../storage/repos/webhook-queue.js'
+import { CLEAN_UPS, runCleanUp } from '../storage/repos/advisory-locks.js'
 import { logAttempt } from '../storage/repos/webhook-attempts.js'
 import { formBody } from '../delivery/webhooks/form-body.js'
 import { signatureHeaders } from '../delivery/webhooks/signature.js'
@@ -97,13 +98,17 @@ export class WebhookSender {
     }
   }
 
-  /** Ended deliveries and their events are kept `webhookKeepDays`, then forgotten; checked once an hour. */
+  /**
+   * Ended deliveries and their events are kept `webhookKeepDays`, then forgotten; checked once an hour by each
+   * process, and run once an hour by one of them (repos/advisory-locks.ts).
+   */
   async pruneHourly(): Promise<void> {
     const now = this.deps.now()
     if (now - this.lastPrune < HOUR) return
     this.lastPrune = now
-    const pruned = await queue.pruneFinished(this.deps.db, now - this.deps.config.webhookKeepDays * 24 * HOUR)
-    if (pruned.deliveries > 0) this.log.info(pruned, 'old webhook deliveries forgotten')
+    const before = now - this.deps.config.webhookKeepDays * 24 * HOUR
+    const pruned = await runCleanUp(this.deps.db, CLEAN_UPS.webhookDeliveries, { now, periodMs: HOUR }, (tx) => queue.pruneFinished(tx, before))
+    if (pruned) this.log.info(pruned, 'old webhook deliveries forgotten')
   }
 
   private schedule(delayMs: number): void {

@@ -15,3 +15,12 @@ export async function insertSettingIfAbsent(db: Kysely<Database>, setting: { key
     .onConflict((oc) => oc.column('key').doNothing())
     .execute()
 }
+
+/** Stores `value`, replacing the key's old one (for values that change, such as the time a clean-up last ran). */
+export async function writeSetting(db: Kysely<Database>, setting: { key: string; value: string; now: number }): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key: setting.key, value: setting.value, updated_at: setting.now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: setting.value, updated_at: setting.now }))
+    .execute()
+}
