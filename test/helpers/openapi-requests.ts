@@ -67,9 +67,17 @@ function validOrNot(schema: JsonSchema, known: KnownValues, hint: string): fc.Ar
   return fc.oneof({ arbitrary: validValue(schema, known, hint), weight: 3 }, { arbitrary: invalidValue(schema, known, hint), weight: 1 })
 }
 
+/** A lone UTF-16 surrogate: no client can put one in a URL (encodeURIComponent throws URIError for it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** A value as a client would write it in a URL: strings as they are (lone surrogates as U+FFFD, as a browser does), others as JSON. */
+function encodedValue(v: unknown): string {
+  return encodeURIComponent(typeof v === 'string' ? v.replace(LONE_SURROGATE, '\uFFFD') : (JSON.stringify(v) ?? ''))
+}
+
 /** A path segment: a value as the client would put it, or bytes a hand-made URL could hold. */
 function pathValue(parameter: Parameter, known: KnownValues): fc.Arbitrary<string> {
-  const value = validOrNot(parameter.schema ?? {}, known, parameter.name).map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? ''))
+  const value = validOrNot(parameter.schema ?? {}, known, parameter.name).map(encodedValue)
   const raw = fc.constantFrom('%', '%ZZ', '..', '%2e%2e', '%00', '%2F..%2F', ';', '*', 'x'.repeat(300), '9'.repeat(400))
   return fc.oneof({ arbitrary: value, weight: 5 }, { arbitrary: raw, weight: 1 })
 }
@@ -77,7 +85,7 @@ function pathValue(parameter: Parameter, known: KnownValues): fc.Arbitrary<strin
 /** One query parameter, serialised the way SendPulse's SDKs do it (`name[]=` for lists), or not. */
 function queryPart(parameter: Parameter, known: KnownValues): fc.Arbitrary<string> {
   const encoded = validOrNot(parameter.schema ?? {}, known, parameter.name).map((v) =>
-    Array.isArray(v) ? stringify({ [parameter.name]: v }, { arrayFormat: 'brackets' }) : `${encodeURIComponent(parameter.name)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? '')}`,
+    Array.isArray(v) ? stringify({ [parameter.name]: v }, { arrayFormat: 'brackets' }) : `${encodeURIComponent(parameter.name)}=${encodedValue(v)}`,
   )
   const raw = fc.constantFrom('', '=', '%', `${parameter.name}=%ZZ`, `${parameter.name}[a][b][c][d][e][f]=1`, `${parameter.name}=1&${parameter.name}=2`, `${parameter.name}[]=`)
   return fc.oneof({ arbitrary: encoded, weight: 5 }, { arbitrary: raw, weight: 1 })
