@@ -31,7 +31,7 @@ import {
   expectListSize,
   postgresSource,
   startServer,
-  stopEmbeddedPostgres,
+  benchEachDialect,
   type Dialect,
 } from './lib/tidings.js'
 
@@ -74,13 +74,7 @@ interface TargetResult {
 async function main(): Promise<void> {
   buildUnlessSkipped()
   console.log(`one list of ${fmt(CONTACTS, 0)} contacts; ${LISTS} lists of ${fmt(PER_LIST, 0)} (${fmt(DISTINCT_ADDRESSES, 0)} addresses); ${TARGETS.join(', ')}`)
-  const results: TargetResult[] = []
-  try {
-    for (const dialect of TARGETS) results.push(await benchTarget(dialect))
-  } finally {
-    await stopEmbeddedPostgres()
-  }
-  report(results)
+  report(await benchEachDialect(TARGETS, benchTarget))
 }
 
 async function benchTarget(dialect: Dialect): Promise<TargetResult> {

@@ -40,7 +40,7 @@ import {
   expectListSize,
   postgresSource,
   startServer,
-  stopEmbeddedPostgres,
+  benchEachDialect,
   type BenchAccount,
   type BenchDatabase,
   type Dialect,
@@ -180,13 +180,7 @@ interface BenchList {
 async function main(): Promise<void> {
   buildUnlessSkipped()
   console.log(`sizes ${SIZES.map((s) => fmt(s, 0)).join(', ')}; scenarios ${SCENARIOS.join(', ')}; ${TARGETS.join(', ')}`)
-  const results: TargetResult[] = []
-  try {
-    for (const dialect of TARGETS) results.push(await benchTarget(dialect))
-  } finally {
-    await stopEmbeddedPostgres()
-  }
-  report(results)
+  report(await benchEachDialect(TARGETS, benchTarget))
 }
 
 async function benchTarget(dialect: Dialect): Promise<TargetResult> {

@@ -37,6 +37,17 @@ export function postgresSource(): string {
 }
 
 /** Stops the embedded PostgreSQL if this run started one. */
+/** `bench(dialect)` for each dialect in turn, then the embedded PostgreSQL stopped (whether they succeeded or not). */
+export async function benchEachDialect<T>(dialects: readonly Dialect[], bench: (dialect: Dialect) => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  try {
+    for (const dialect of dialects) results.push(await bench(dialect))
+  } finally {
+    await stopEmbeddedPostgres()
+  }
+  return results
+}
+
 export async function stopEmbeddedPostgres(): Promise<void> {
   const server = embedded
   embedded = undefined
