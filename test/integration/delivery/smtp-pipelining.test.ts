@@ -121,6 +121,22 @@ describe('the pipelined SMTP client', () => {
     }
   })
 
+  it('refuses a recipient that would smuggle an SMTP command into the envelope, and sends the others', async () => {
+    oneConnection()
+    try {
+      const smuggled = 'a@example.com>\r\nRCPT TO:<victim@example.net'
+      const acceptedBefore = relay.accepted.length
+      const results = await channel.send([email(smuggled), email('p1@example.com')])
+      assert.equal(results[0]!.ok, false)
+      assert.equal(results[0]!.ok === false && results[0]!.retryable, false)
+      assert.equal(results[1]!.ok, true)
+      assert.ok(!relay.chunks.join('').includes('victim@example.net'), 'the smuggled command reached the relay')
+      assert.deepEqual(relay.accepted.slice(acceptedBefore).map((m) => m.to), ['p1@example.com'])
+    } finally {
+      await closeChannel()
+    }
+  })
+
   it("delivers lines that start with '.' as they were written (they are never taken for the end of the data)", async () => {
     oneConnection()
     try {
