@@ -29,8 +29,8 @@ export function consoleStaticRoutes(deps: Deps) {
     await app.register(fastifyStatic, {
       root: CONSOLE_ROOT,
       prefix: '/console/',
-      // /docs registered the reply decorators already.
-      decorateReply: false,
+      // index.html is answered by the route below: under ignoreTrailingSlash the wildcard never sees /console/.
+      index: false,
       schemaHide: true,
       // Dot files and directory listings stay private; no ETag guessing games with Last-Modified alone.
       dotfiles: 'deny',
@@ -40,5 +40,6 @@ export function consoleStaticRoutes(deps: Deps) {
         res.header('cache-control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache')
       },
     })
+    app.get('/console', { config: { public: true }, schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'))
   }
 }
