@@ -135,16 +135,21 @@ function refuseCrossSite(request: FastifyRequest): void {
   const type = request.headers['content-type'] ?? ''
   const site = request.headers['sec-fetch-site']
   const origin = request.headers.origin
-  const foreignOrigin = origin !== undefined && origin !== 'null' ? hostOf(origin) !== request.host : origin === 'null'
+  const foreignOrigin = origin !== undefined && !sameHost(origin, request.host)
   if (!/^application\/json\b/i.test(type) || (site !== undefined && site !== 'same-origin' && site !== 'none') || foreignOrigin) {
     throw new AppError('forbidden', 'Sign in from the console page itself')
   }
 }
 
-function hostOf(origin: string): string | undefined {
+/**
+ * Whether the Origin names this server's host. Hosts only, with the origin's own scheme for both (default ports
+ * dropped): behind a proxy that ends TLS this server sees http while the page's origin is https. `null` never matches.
+ */
+function sameHost(origin: string, host: string): boolean {
   try {
-    return new URL(origin).host
+    const given = new URL(origin)
+    return given.origin !== 'null' && given.host === new URL(`${given.protocol}//${host}`).host
   } catch {
-    return undefined
+    return false
   }
 }
