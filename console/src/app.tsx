@@ -12,6 +12,8 @@ type State = { kind: 'loading' } | { kind: 'signed-out'; notice?: string } | { k
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [page, setPage] = useState<PageEntry>(() => pageOf(location.hash))
+  // Narrow screens fold the navigation behind a "Menu" button; wide ones always show it (styles.css).
+  const [menuOpen, setMenuOpen] = useState(false)
 
   useEffect(() => {
     whenSignedOut(() => setState({ kind: 'signed-out', notice: 'Your session ended. Sign in again.' }))
@@ -52,10 +54,13 @@ export function App() {
         </button>
       </header>
       <nav aria-label="Console pages">
-        <ul>
+        <button type="button" class="secondary menu" aria-expanded={menuOpen} aria-controls="pages" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu: {page.title}
+        </button>
+        <ul id="pages" class={menuOpen ? 'open' : undefined}>
           {PAGES.map((p) => (
             <li key={p.path}>
-              <a href={`#/${p.path}`} aria-current={p === page ? 'page' : undefined}>
+              <a href={`#/${p.path}`} aria-current={p === page ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                 {p.title}
                 {!p.built && <span class="soon"> (not built yet)</span>}
               </a>

@@ -119,7 +119,7 @@ describe('the web console in Chromium', () => {
         await page.getByRole('row', { name: /Customers/ }).waitFor()
       })
 
-      it('fits 375 and 1440 px without sideways scrolling, signed in and signed out', async () => {
+      it('fits 375 and 1440 px without sideways scrolling, signed in and signed out, and is usable by keyboard', async () => {
         for (const width of WIDTHS) {
           await page.setViewportSize({ width, height: 800 })
           assert.equal(await scrollsSideways(page), false, `Lists at ${width} px`)
@@ -135,6 +135,20 @@ describe('the web console in Chromium', () => {
         } finally {
           await signedOut.close()
         }
+        // Narrow, the navigation folds behind "Menu", which the keyboard opens; a link there leads to its page.
+        await page.setViewportSize({ width: 375, height: 800 })
+        const menu = page.getByRole('button', { name: 'Menu: Lists' })
+        assert.equal(await menu.getAttribute('aria-expanded'), 'false')
+        await menu.focus()
+        await page.keyboard.press('Enter')
+        assert.equal(await menu.getAttribute('aria-expanded'), 'true')
+        await page.keyboard.press('Tab')
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Dashboard (not built yet)')
+        await page.keyboard.press('Enter')
+        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
+        assert.equal(await scrollsSideways(page), false, 'Dashboard at 375 px')
+        await page.goto(`${base}/console/#/lists`)
+        await page.getByRole('row', { name: /Customers/ }).waitFor()
         await page.setViewportSize({ width: 1440, height: 900 })
       })
 

@@ -93,13 +93,15 @@ export function ListsPage() {
                     {book.inactive_email_qty.toLocaleString('en')}
                   </td>
                   <td data-label="Created">{book.creationdate}</td>
-                  <td class="actions">
-                    <button type="button" class="secondary" aria-label={`Rename ${book.name}`} onClick={() => setEditing({ kind: 'rename', book })}>
-                      Rename
-                    </button>
-                    <button type="button" class="danger" aria-label={`Delete ${book.name}`} onClick={() => setEditing({ kind: 'delete', book })}>
-                      Delete
-                    </button>
+                  <td>
+                    <div class="actions">
+                      <button type="button" class="secondary" aria-label={`Rename ${book.name}`} onClick={() => setEditing({ kind: 'rename', book })}>
+                        Rename
+                      </button>
+                      <button type="button" class="danger" aria-label={`Delete ${book.name}`} onClick={() => setEditing({ kind: 'delete', book })}>
+                        Delete
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}
