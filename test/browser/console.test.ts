@@ -56,7 +56,15 @@ describe('the web console in Chromium', () => {
 
       it('serves the sign-in page under the strict CSP; a wrong secret says so without naming the field', async () => {
         const response = await page.goto(`${base}/console/`)
-        assert.match(String(response?.headers()['content-security-policy']), /script-src 'self';.*frame-ancestors 'none'/)
+        const headers = response?.headers() ?? {}
+        assert.equal(
+          headers['content-security-policy'],
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        )
+        assert.equal(headers['x-frame-options'], 'DENY')
+        assert.equal(headers['x-content-type-options'], 'nosniff')
+        assert.equal(headers['referrer-policy'], 'no-referrer')
+        assert.equal(headers['cross-origin-opener-policy'], 'same-origin')
         await page.getByLabel('Client ID').fill(account.clientId)
         await page.getByLabel('Client secret').fill('not the secret')
         await page.getByRole('button', { name: 'Sign in', exact: true }).click()

@@ -5,7 +5,6 @@ import { Type } from '@sinclair/typebox'
 import type { LoginThrottle } from '../../lib/login-throttle.js'
 import { AppError } from '../../services/errors.js'
 import * as consoleSessions from '../../services/accounts/console-sessions.js'
-import { SecretChecksBusy } from '../../services/accounts/auth.js'
 import type { Deps } from '../../services/types.js'
 import { CSRF_HEADER } from '../auth.js'
 import { ErrorBody } from '../schemas/common.js'
@@ -52,7 +51,7 @@ export function consoleSessionRoutes(deps: Deps, throttle: LoginThrottle) {
         schema: {
           ...extension,
           summary: 'Console: sign in (sets the HttpOnly session cookie, returns its CSRF token)',
-          description: `${EXTENSION_NOTE} Failed attempts count against the same throttle as POST /oauth/access_token (401 invalid_client with Retry-After). JSON bodies only, from the console's own origin.`,
+          description: `${EXTENSION_NOTE} Wrong credentials: 401 whichever part is wrong. Failed attempts count against the same throttle as POST /oauth/access_token (then 401 with Retry-After, even for the right credentials). JSON bodies only, from the console's own origin.`,
           body: SignInBody,
           response: { 200: SessionAnswer, 401: ErrorBody, 403: ErrorBody },
         },
@@ -65,17 +64,16 @@ export function consoleSessionRoutes(deps: Deps, throttle: LoginThrottle) {
         // A malformed body is counted under '' so the throttle keeps no copy of it, as the token call does.
         const key = request.validationError || apiKey !== undefined ? '' : clientId
         const wait = throttle.retryAfterSeconds(key, request.ip)
-        if (wait > 0) throw new AppError('invalid_client', 'Client authentication failed.', { headers: { 'Retry-After': String(wait) } })
+        if (wait > 0) throw new consoleSessions.SignInRefused(wait)
         try {
-          if (request.validationError) throw new AppError('invalid_client', 'Client authentication failed.')
+          if (request.validationError) throw new consoleSessions.SignInRefused()
           const credential = apiKey !== undefined ? { apiKey } : { clientId, clientSecret: typeof body.client_secret === 'string' ? body.client_secret : '' }
           const session = await consoleSessions.signIn(deps, credential)
           throttle.recordSuccess(key, request.ip)
           reply.header('set-cookie', cookie.set(session.sessionId))
           return { csrf_token: session.csrfToken, account_name: await consoleSessions.accountName(deps, session.accountId), expires_at: session.expiresAt }
         } catch (err) {
-          const failedGuess = err instanceof AppError && err.code === 'invalid_client' && !(err instanceof SecretChecksBusy)
-          if (failedGuess) throttle.recordFailure(key, request.ip)
+          if (err instanceof consoleSessions.SignInRefused) throttle.recordFailure(key, request.ip)
           throw err
         }
       },

@@ -54,7 +54,8 @@ export async function issueToken(deps: Deps, clientId: string, clientSecret: str
  * too many checks are running: not a failed guess). Shared by the token call and the console's sign-in.
  */
 export async function verifyClientCredentials(deps: Deps, clientId: string, clientSecret: string): Promise<AccountRow> {
-  const account = await accountsRepo.findAccountByClientId(deps.db, clientId)
+  // PostgreSQL text cannot hold NUL (the query would fail: a 500): no client id of ours has one.
+  const account = clientId.includes('\u0000') ? undefined : await accountsRepo.findAccountByClientId(deps.db, clientId)
   // Verify against a decoy when the id is unknown, so the answer time does not tell which ids exist.
   const check = await secretChecks.run(() => verifySecret(clientSecret, account?.clientSecretHash ?? DECOY_SECRET_HASH))
   if (!check.admitted) throw new SecretChecksBusy()

@@ -10,7 +10,7 @@ import * as credentialsRepo from '../../storage/repos/credentials.js'
 import * as sessionsRepo from '../../storage/repos/console-sessions.js'
 import { digestToken, randomSecret } from '../../lib/secrets.js'
 import { AppError } from '../errors.js'
-import { verifyClientCredentials } from './auth.js'
+import { SecretChecksBusy, verifyClientCredentials } from './auth.js'
 import type { Deps } from '../types.js'
 
 /** The last activity is written at most this often: one UPDATE a minute per busy session, not one per request. */
@@ -31,7 +31,10 @@ export interface LiveSession {
   expiresAt: number
 }
 
-/** Opens a session for valid credentials; throws `invalid_client` (the token call's answer) otherwise. */
+/**
+ * Opens a session for valid credentials; throws SignInRefused otherwise, or a 503 when too many secret checks are
+ * running (services/accounts/auth.ts SecretChecksBusy: not a failed guess, so not counted by the throttle).
+ */
 export async function signIn(deps: Deps, credential: ConsoleCredential): Promise<OpenedSession> {
   const owner = 'apiKey' in credential ? await apiKeyOwner(deps, credential.apiKey) : await clientOwner(deps, credential)
   const sessionId = randomSecret(32)
@@ -41,15 +44,28 @@ export async function signIn(deps: Deps, credential: ConsoleCredential): Promise
   return { sessionId, csrfToken: csrfTokenOf(sessionId), accountId: owner.accountId, expiresAt }
 }
 
+/**
+ * Wrong credentials, whichever part: 401 with SendPulse's error body. Not the token call's `invalid_client` body,
+ * which only that call answers (SDKs act on it; test/helpers/api-answer-rules.ts).
+ */
+export class SignInRefused extends AppError {
+  constructor(retryAfterSeconds?: number) {
+    super('unauthorized', 'Client authentication failed.', retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } })
+  }
+}
+
 async function clientOwner(deps: Deps, credential: { clientId: string; clientSecret: string }) {
-  const account = await verifyClientCredentials(deps, credential.clientId, credential.clientSecret)
+  const account = await verifyClientCredentials(deps, credential.clientId, credential.clientSecret).catch((err: unknown) => {
+    if (err instanceof SecretChecksBusy) throw new AppError('unavailable', 'Too many sign-ins at once: try again in a second', { headers: { 'Retry-After': '1' } })
+    throw err instanceof AppError && err.code === 'invalid_client' ? new SignInRefused() : err
+  })
   return { accountId: account.id, apiKeyId: null, credentialsVersion: account.credentialsVersion }
 }
 
 async function apiKeyOwner(deps: Deps, apiKey: string) {
   // API keys carry 256 random bits: a digest look-up, no scrypt, and nothing to learn from the time it takes.
   const key = await credentialsRepo.findActiveApiKey(deps.db, digestToken(apiKey))
-  if (!key) throw new AppError('invalid_client', 'Client authentication failed.')
+  if (!key) throw new SignInRefused()
   return { accountId: key.accountId, apiKeyId: key.id, credentialsVersion: key.credentialsVersion }
 }
 
