@@ -169,7 +169,8 @@ for (const dialect of DIALECTS) {
       })
       assert.equal(form.statusCode, 403)
       assert.equal(form.headers['set-cookie'], undefined)
-      for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
+      const foreign: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]
+      for (const headers of foreign) {
         const answer = await consoleSignIn(t, credentialsOf(account), headers)
         assert.equal(answer.statusCode, 403, JSON.stringify(headers))
         assert.deepEqual(answer.json(), { error_code: 403, message: 'Sign in from the console page itself' })
