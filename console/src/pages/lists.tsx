@@ -35,16 +35,19 @@ export function ListsPage() {
   }
   useEffect(() => void load(offset), [offset])
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
+  /** Runs a change, then reloads the page of lists; false when the API refused it (its message is shown). */
+  const act = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
     try {
       await work()
-      setEditing(undefined)
-      setStatus(done)
-      setError(undefined)
-      await load()
     } catch (err) {
       setError(messageOf(err))
+      return false
     }
+    setEditing(undefined)
+    setStatus(done)
+    setError(undefined)
+    await load()
+    return true
   }
 
   return (
@@ -135,14 +138,14 @@ export function ListsPage() {
   )
 }
 
-function CreateList({ onCreate }: { onCreate: (name: string) => Promise<void> }) {
+function CreateList({ onCreate }: { onCreate: (name: string) => Promise<boolean> }) {
   const submit = async (event: Event) => {
     event.preventDefault()
     const form = event.currentTarget as HTMLFormElement
     const name = String(new FormData(form).get('name') ?? '').trim()
     if (name === '') return
-    await onCreate(name)
-    form.reset()
+    // A refused name stays in the field, to be corrected.
+    if (await onCreate(name)) form.reset()
   }
   return (
     <form class="inline" onSubmit={submit}>
@@ -170,7 +173,7 @@ function Dialog({ title, onCancel, children }: { title: string; onCancel: () => 
   )
 }
 
-function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name: string) => Promise<void>; onCancel: () => void }) {
+function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name: string) => Promise<boolean>; onCancel: () => void }) {
   const submit = (event: Event) => {
     event.preventDefault()
     const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name') ?? '').trim()
@@ -194,7 +197,7 @@ function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name:
   )
 }
 
-function ConfirmDelete({ book, onDelete, onCancel }: { book: Book; onDelete: () => Promise<void>; onCancel: () => void }) {
+function ConfirmDelete({ book, onDelete, onCancel }: { book: Book; onDelete: () => Promise<boolean>; onCancel: () => void }) {
   return (
     <Dialog title={`Delete “${book.name}”?`} onCancel={onCancel}>
       <p>
