@@ -45,6 +45,20 @@ function serve(dir: string) {
   return { child, exited, address }
 }
 
+/** The web console (built into dist/console by `npm run build`) and its script load, under the console's CSP. */
+async function checkConsole(address: string): Promise<void> {
+  const page = await fetch(`${address}/console/`, { signal: AbortSignal.timeout(10_000) })
+  const html = await page.text()
+  if (page.status !== 200 || !page.headers.get('content-security-policy')?.includes("script-src 'self'")) {
+    throw new Error(`GET /console/ answered ${page.status} without the console's CSP: ${html.slice(0, 200)}`)
+  }
+  const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1]
+  if (!script) throw new Error(`GET /console/ names no script: ${html.slice(0, 200)}`)
+  const asset = await fetch(`${address}${script}`, { signal: AbortSignal.timeout(10_000) })
+  if (asset.status !== 200) throw new Error(`GET ${script} answered ${asset.status}`)
+  console.log(`the pruned install serves the console: GET /console/ → 200, ${script} → 200 (${elapsed()})`)
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'tidings-pruned-'))
 try {
   for (const entry of ['package.json', 'package-lock.json', 'bin', 'dist']) cpSync(entry, join(scratch, entry), { recursive: true })
@@ -60,6 +74,7 @@ try {
     const body = await health.text()
     if (health.status !== 200) throw new Error(`GET /healthz answered ${health.status}: ${body}`)
     console.log(`the pruned install serves: GET ${address}/healthz → ${health.status} ${body} (${elapsed()})`)
+    await checkConsole(address)
   } finally {
     server.child.kill('SIGTERM')
   }

@@ -6,6 +6,7 @@ import { openDatabase, type Storage } from './storage/db.js'
 import { migrateToLatest } from './storage/migrate.js'
 import { buildServer } from './api/server.js'
 import { purgeExpiredTokens } from './services/accounts/auth.js'
+import { purgeExpiredSessions } from './services/accounts/console-sessions.js'
 import { purgeUnmatchedReceipts } from './storage/repos/sms-parts.js'
 import { CLEAN_UPS, runCleanUp } from './storage/repos/advisory-locks.js'
 import * as tags from './services/audience/tags.js'
@@ -77,7 +78,7 @@ export async function serve(config: Config, log = createLogger(config), options:
   // Every API process's timer starts these; one of them runs each once a period (repos/advisory-locks.ts).
   const purge = setInterval(() => {
     const when = { now: deps.now(), periodMs: PURGE_MS }
-    runCleanUp(deps.db, CLEAN_UPS.expiredTokens, when, (tx) => purgeExpiredTokens({ ...deps, db: tx })).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
+    runCleanUp(deps.db, CLEAN_UPS.expiredTokens, when, async (tx) => (await purgeExpiredTokens({ ...deps, db: tx })) + (await purgeExpiredSessions({ ...deps, db: tx }))).catch((err: unknown) => log.warn({ err }, 'purging expired tokens failed'))
     // A receipt waits for its submit's answer a few seconds at most; a week later it will never be matched.
     runCleanUp(deps.db, CLEAN_UPS.unmatchedSmsReceipts, when, (tx) => purgeUnmatchedReceipts(tx, when.now - 7 * 86_400_000)).catch((err: unknown) =>
       log.warn({ err }, 'purging unmatched SMS receipts failed'),

@@ -14,7 +14,7 @@ function testFiles(dir: string): string[] {
 }
 
 const only = process.argv.slice(2)
-const files = only.length > 0 ? only : [...testFiles('test/unit'), ...testFiles('test/integration')].sort()
+const files = only.length > 0 ? only : [...testFiles('test/unit'), ...testFiles('test/integration'), ...testFiles('test/browser')].sort()
 let server: PostgresServer | undefined
 if (!process.env.TIDINGS_TEST_DATABASE_URL) {
   server = await startEmbeddedPostgres()

@@ -7,6 +7,8 @@ import * as auth from '../services/accounts/auth.js'
 import { TokenCache } from '../services/accounts/token-cache.js'
 import type { Deps } from '../services/types.js'
 import { INVALID_CLIENT_BODY } from './errors.js'
+import * as consoleSessions from '../services/accounts/console-sessions.js'
+import { sessionCookie } from './console/session-cookie.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,8 +42,9 @@ const InvalidClient = Type.Object({
   error_code: Type.Integer(),
 })
 
-export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
-  const throttle = new LoginThrottle(
+/** One per server: the token call and the console's sign-in count failed guesses together. */
+export function createLoginThrottle(deps: Deps): LoginThrottle {
+  return new LoginThrottle(
     {
       maxFailures: deps.config.loginMaxFailures,
       maxFailuresPerIp: deps.config.loginMaxFailuresPerIp,
@@ -49,7 +52,9 @@ export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
     },
     deps.now,
   )
+}
 
+export function registerTokenRoute(app: FastifyInstance, deps: Deps, throttle: LoginThrottle): void {
   app.post(
     '/oauth/access_token',
     {
@@ -91,12 +96,18 @@ export function registerTokenRoute(app: FastifyInstance, deps: Deps): void {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
+/** The header that carries a console session's CSRF token (services/accounts/console-sessions.ts). */
+export const CSRF_HEADER = 'x-csrf-token'
+
 /**
  * Resolves the bearer credential of every route registered on `app`; anything not valid is a cheap 401. A
  * credential this process knows is answered at once, without a promise: this hook runs on every API call.
+ * Without an Authorization header, a web console session's cookie is accepted together with its CSRF token
+ * header, on every method: the cookie alone, which the browser attaches by itself, never authenticates.
  */
 export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
   const tokens = new TokenCache()
+  const cookie = sessionCookie(deps.config)
   app.decorateRequest('accountId', 0)
   // Public routes are registered outside (server.ts): saying so here spares every call a look at its route's
   // options (request.routeOptions builds a new object on each read).
@@ -105,17 +116,28 @@ export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
   })
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     if (request.is404) return done()
-    const credential = BEARER.exec(request.headers.authorization ?? '')?.[1]
-    if (!credential) return done(unauthorized())
     const accept = (accountId: number | undefined) => {
       if (accountId === undefined) return done(unauthorized())
       request.accountId = accountId
       done()
     }
+    const authorization = request.headers.authorization
+    const sessionId = authorization === undefined ? cookie.read(request.headers.cookie) : undefined
+    if (sessionId !== undefined) {
+      const csrfToken = request.headers[CSRF_HEADER]
+      if (typeof csrfToken !== 'string' || !consoleSessions.csrfTokenMatches(sessionId, csrfToken)) return done(csrfRefused())
+      return void consoleSessions.findSession(deps, sessionId).then((session) => accept(session?.accountId), done)
+    }
+    const credential = BEARER.exec(authorization ?? '')?.[1]
+    if (!credential) return done(unauthorized())
     const account = auth.resolveBearer(deps, tokens, credential)
     if (typeof account === 'number') accept(account)
     else account.then(accept, done)
   })
+}
+
+function csrfRefused(): AppError {
+  return new AppError('forbidden', 'A console session needs its CSRF token in the X-CSRF-Token header')
 }
 
 function unauthorized(): AppError {

@@ -68,9 +68,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An access token from /oauth/access_token, or an API key' },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tidings_console',
+            description:
+              'The web console: the HttpOnly cookie set by POST /console/session (named __Host-tidings_console over https), accepted only together with its CSRF token in the X-CSRF-Token header, on every method.',
+          },
         },
       },
-      security: [{ bearer: [] }],
+      security: [{ bearer: [] }, { consoleSession: [] }],
     },
   })
 }

@@ -13,7 +13,9 @@ import { validationError } from './conventions/validation-messages.js'
 import { answerFrameworkError, registerErrorHandler } from './errors.js'
 import { registerNotFound } from './not-found.js'
 import { lazySerializers, lazyValidators } from './lazy-schemas.js'
-import { registerBearerCheck, registerTokenRoute } from './auth.js'
+import { createLoginThrottle, registerBearerCheck, registerTokenRoute } from './auth.js'
+import { consoleSessionRoutes } from './console/session-routes.js'
+import { consoleStaticRoutes } from './console/static-files.js'
 import { registerRequestLimit } from './request-limit.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
 import { addressbookRoutes } from './routes/addressbooks.js'
@@ -77,7 +79,11 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   registerHealth(app, () => pingDatabase(deps.db))
   await registerDocs(app)
-  registerTokenRoute(app, deps)
+  const loginThrottle = createLoginThrottle(deps)
+  registerTokenRoute(app, deps, loginThrottle)
+  // The web console: its pages and its sign-in; its calls go to the API routes below, like an SDK's.
+  await app.register(consoleStaticRoutes(deps))
+  await app.register(consoleSessionRoutes(deps, loginThrottle))
   // Public routes (links in emails) go here, outside the bearer check.
   await app.register(confirmRoutes(deps))
   await app.register(templatePreviewRoutes(deps))

@@ -17,6 +17,9 @@ export const ConfigSchema = Type.Object({
   loginMaxFailures: Type.Integer({ minimum: 1 }),
   loginMaxFailuresPerIp: Type.Integer({ minimum: 1 }),
   loginWindowSeconds: Type.Integer({ minimum: 1 }),
+  // Web console sessions: idle expiry at least a minute (the last activity is recorded once a minute).
+  consoleIdleSeconds: Type.Integer({ minimum: 60 }),
+  consoleSessionSeconds: Type.Integer({ minimum: 60, maximum: 30 * 86400 }),
   // At most 10^6/s and 10^9: the shared bucket counts thousandths of a request in a bigint (storage/repos/api-request-buckets.ts).
   apiRatePerSecond: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   apiBurst: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
@@ -119,6 +122,8 @@ export const SETTINGS: { [K in keyof Config]: SettingInfo } = {
   loginMaxFailures: { env: 'TIDINGS_LOGIN_MAX_FAILURES', default: () => 10, description: 'Failed token calls allowed per client_id and IP in a window' },
   loginMaxFailuresPerIp: { env: 'TIDINGS_LOGIN_MAX_FAILURES_PER_IP', default: () => 50, description: 'Failed token calls allowed per IP in a window' },
   loginWindowSeconds: { env: 'TIDINGS_LOGIN_WINDOW', default: () => 900, description: 'Length of the failed-login window in seconds' },
+  consoleIdleSeconds: { env: 'TIDINGS_CONSOLE_IDLE_TIMEOUT', default: () => 1800, description: 'Web console: seconds without a request after which a sign-in ends' },
+  consoleSessionSeconds: { env: 'TIDINGS_CONSOLE_SESSION_TTL', default: () => 43200, description: 'Web console: seconds after which a sign-in ends however active (at most 30 days)' },
   apiRatePerSecond: {
     env: 'TIDINGS_API_RATE',
     default: () => 100,

@@ -1,6 +1,6 @@
 // Kysely table interfaces, snake_case as in the database. Times are epoch milliseconds (UTC);
 // money is integer micro-units (1e-6 of the currency) so sums are exact on both databases.
-import type { AccountsTable, AccessTokensTable, CredentialRevocationsTable, ApiKeysTable, ApiRequestBucketsTable, LedgerEntriesTable } from './tables/accounts.js'
+import type { AccountsTable, AccessTokensTable, CredentialRevocationsTable, ApiKeysTable, ApiRequestBucketsTable, LedgerEntriesTable, ConsoleSessionsTable } from './tables/accounts.js'
 import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, ContactCountsTable, TagsTable, TagLinksTable, EmailBlacklistTable, ListPhonesTable, SmsBlacklistTable, ViberBlacklistTable } from './tables/audience.js'
 import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
 import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable } from './tables/campaigns.js'
@@ -20,6 +20,7 @@ export interface Database {
   credential_revocations: CredentialRevocationsTable
   ledger_entries: LedgerEntriesTable
   api_request_buckets: ApiRequestBucketsTable
+  console_sessions: ConsoleSessionsTable
   address_books: AddressBooksTable
   contacts: ContactsTable
   address_book_variables: AddressBookVariablesTable

@@ -1,5 +1,6 @@
 // OAuth client_credentials: exchanging client credentials for access tokens, and resolving bearer tokens.
 import * as accountsRepo from '../../storage/repos/accounts.js'
+import type { AccountRow } from '../../storage/repos/accounts.js'
 import * as credentialsRepo from '../../storage/repos/credentials.js'
 import { DECOY_SECRET_HASH, digestToken, randomSecret, verifySecret } from '../../lib/secrets.js'
 import { ConcurrencyGate } from '../../lib/concurrency-gate.js'
@@ -33,12 +34,7 @@ export interface TokenAnswer {
 
 /** Issues an access token for valid client credentials of an enabled account; throws `invalid_client` otherwise. */
 export async function issueToken(deps: Deps, clientId: string, clientSecret: string): Promise<TokenAnswer> {
-  const account = await accountsRepo.findAccountByClientId(deps.db, clientId)
-  // Verify against a decoy when the id is unknown, so the answer time does not tell which ids exist.
-  const check = await secretChecks.run(() => verifySecret(clientSecret, account?.clientSecretHash ?? DECOY_SECRET_HASH))
-  if (!check.admitted) throw new SecretChecksBusy()
-  if (!account || !check.value || account.disabledAt !== null) throw new AppError('invalid_client', 'Client authentication failed.')
-
+  const account = await verifyClientCredentials(deps, clientId, clientSecret)
   const token = randomSecret(32)
   const now = deps.now()
   const ttl = deps.config.tokenTtlSeconds
@@ -51,6 +47,20 @@ export async function issueToken(deps: Deps, clientId: string, clientSecret: str
     now,
   })
   return { access_token: token, token_type: 'Bearer', expires_in: ttl }
+}
+
+/**
+ * The enabled account whose client credentials these are; throws `invalid_client` otherwise (SecretChecksBusy when
+ * too many checks are running: not a failed guess). Shared by the token call and the console's sign-in.
+ */
+export async function verifyClientCredentials(deps: Deps, clientId: string, clientSecret: string): Promise<AccountRow> {
+  // PostgreSQL text cannot hold NUL (the query would fail: a 500): no client id of ours has one.
+  const account = clientId.includes('\u0000') ? undefined : await accountsRepo.findAccountByClientId(deps.db, clientId)
+  // Verify against a decoy when the id is unknown, so the answer time does not tell which ids exist.
+  const check = await secretChecks.run(() => verifySecret(clientSecret, account?.clientSecretHash ?? DECOY_SECRET_HASH))
+  if (!check.admitted) throw new SecretChecksBusy()
+  if (!account || !check.value || account.disabledAt !== null) throw new AppError('invalid_client', 'Client authentication failed.')
+  return account
 }
 
 /**

@@ -115,3 +115,16 @@ export async function revokeApiKey(db: Kysely<Database>, accountId: number, id: 
     .executeTakeFirst()
   return Number(result.numUpdatedRows) > 0
 }
+
+/** The id and account of an API key that is not revoked, while that account is enabled (console sign-in). */
+export async function findActiveApiKey(db: Kysely<Database>, keyHash: string): Promise<{ id: number; accountId: number; credentialsVersion: number } | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select(['api_keys.id', 'api_keys.account_id', 'accounts.credentials_version'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .where('accounts.disabled_at', 'is', null)
+    .executeTakeFirst()
+  return row && { id: Number(row.id), accountId: Number(row.account_id), credentialsVersion: Number(row.credentials_version) }
+}

@@ -66,3 +66,16 @@ export interface ApiRequestBucketsTable {
   /** Whole requests the last take was given */
   granted: number
 }
+
+/** A web console sign-in (migration 0019): the digest of the cookie's random id, never the id */
+export interface ConsoleSessionsTable {
+  session_hash: string
+  account_id: number
+  /** The API key signed in with; null for the client secret */
+  api_key_id: number | null
+  /** The account's credentials_version at sign-in */
+  credentials_version: number
+  created_at: number
+  last_seen_at: number
+  expires_at: number
+}

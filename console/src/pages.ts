@@ -1,0 +1,27 @@
+// Every page issue 21 lists, in the order of the navigation. `built: false` pages are named as not built yet and
+// show nothing else: never sample data.
+export interface PageEntry {
+  path: string
+  title: string
+  built: boolean
+}
+
+export const PAGES: PageEntry[] = [
+  { path: 'dashboard', title: 'Dashboard', built: false },
+  { path: 'lists', title: 'Lists', built: true },
+  { path: 'templates', title: 'Templates', built: false },
+  { path: 'campaigns', title: 'Campaigns', built: false },
+  { path: 'senders', title: 'Senders', built: false },
+  { path: 'blacklist', title: 'Blacklist', built: false },
+  { path: 'webhooks', title: 'Webhooks', built: false },
+  { path: 'balance', title: 'Balance', built: false },
+  { path: 'outbox', title: 'Outbox', built: false },
+  { path: 'sms', title: 'SMS', built: false },
+  { path: 'viber', title: 'Viber', built: false },
+]
+
+/** The page the hash names (#/lists), or the first built one. */
+export function pageOf(hash: string): PageEntry {
+  const path = hash.replace(/^#\/?/, '')
+  return PAGES.find((p) => p.path === path) ?? PAGES.find((p) => p.built) ?? PAGES[0]!
+}

@@ -1,0 +1,220 @@
+// Mailing lists with their contact counts: create, rename, delete (after a confirmation), a page of 100 at a time,
+// all through the public API (GET/POST /addressbooks, PUT/DELETE /addressbooks/{id}).
+import type { ComponentChildren } from 'preact'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, ApiError } from '../api.js'
+
+/** The API's largest page of lists (src/api/routes/addressbooks.ts MAX_PAGE). */
+const PAGE_SIZE = 100
+
+interface Book {
+  id: number
+  name: string
+  all_email_qty: number
+  active_email_qty: number
+  inactive_email_qty: number
+  creationdate: string
+}
+
+type Editing = { kind: 'rename' | 'delete'; book: Book } | undefined
+
+export function ListsPage() {
+  const [books, setBooks] = useState<Book[] | undefined>()
+  const [offset, setOffset] = useState(0)
+  const [error, setError] = useState<string | undefined>()
+  const [status, setStatus] = useState('')
+  const [editing, setEditing] = useState<Editing>()
+
+  const load = async (at = offset) => {
+    try {
+      setBooks(await api<Book[]>('GET', `/addressbooks?limit=${PAGE_SIZE}&offset=${at}`))
+      setError(undefined)
+    } catch (err) {
+      setError(messageOf(err))
+    }
+  }
+  useEffect(() => void load(offset), [offset])
+
+  /** Runs a change, then reloads the page of lists; false when the API refused it (its message is shown). */
+  const act = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
+    try {
+      await work()
+    } catch (err) {
+      setError(messageOf(err))
+      return false
+    }
+    setEditing(undefined)
+    setStatus(done)
+    setError(undefined)
+    await load()
+    return true
+  }
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Lists</h1>
+      <CreateList onCreate={(name) => act(() => api('POST', '/addressbooks', { bookName: name }), `List “${name}” created.`)} />
+      <p class="status" role="status">
+        {status}
+      </p>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {books === undefined ? (
+        <p>Loading lists…</p>
+      ) : books.length === 0 && offset === 0 ? (
+        <p>No lists yet: create one above.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Mailing lists with their contact counts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" class="num">Contacts</th>
+                <th scope="col" class="num">Active</th>
+                <th scope="col" class="num">Inactive</th>
+                <th scope="col">Created (UTC)</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {books.map((book) => (
+                <tr key={book.id}>
+                  <th scope="row">{book.name}</th>
+                  <td class="num" data-label="Contacts">
+                    {book.all_email_qty.toLocaleString('en')}
+                  </td>
+                  <td class="num" data-label="Active">
+                    {book.active_email_qty.toLocaleString('en')}
+                  </td>
+                  <td class="num" data-label="Inactive">
+                    {book.inactive_email_qty.toLocaleString('en')}
+                  </td>
+                  <td data-label="Created">{book.creationdate}</td>
+                  <td>
+                    <div class="actions">
+                      <button type="button" class="secondary" aria-label={`Rename ${book.name}`} onClick={() => setEditing({ kind: 'rename', book })}>
+                        Rename
+                      </button>
+                      <button type="button" class="danger" aria-label={`Delete ${book.name}`} onClick={() => setEditing({ kind: 'delete', book })}>
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+          Previous page
+        </button>
+        <button type="button" class="secondary" disabled={(books?.length ?? 0) < PAGE_SIZE} onClick={() => setOffset(offset + PAGE_SIZE)}>
+          Next page
+        </button>
+      </div>
+      {editing?.kind === 'rename' && (
+        <RenameList
+          book={editing.book}
+          onCancel={() => setEditing(undefined)}
+          onRename={(name) => act(() => api('PUT', `/addressbooks/${editing.book.id}`, { name }), `List renamed to “${name}”.`)}
+        />
+      )}
+      {editing?.kind === 'delete' && (
+        <ConfirmDelete
+          book={editing.book}
+          onCancel={() => setEditing(undefined)}
+          onDelete={() => act(() => api('DELETE', `/addressbooks/${editing.book.id}`), `List “${editing.book.name}” deleted.`)}
+        />
+      )}
+    </section>
+  )
+}
+
+function CreateList({ onCreate }: { onCreate: (name: string) => Promise<boolean> }) {
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    const form = event.currentTarget as HTMLFormElement
+    const name = String(new FormData(form).get('name') ?? '').trim()
+    if (name === '') return
+    // A refused name stays in the field, to be corrected.
+    if (await onCreate(name)) form.reset()
+  }
+  return (
+    <form class="inline" onSubmit={submit}>
+      <div class="field">
+        <label for="new-list-name">New list name</label>
+        <input id="new-list-name" name="name" required maxLength={255} />
+      </div>
+      <button type="submit">Create list</button>
+    </form>
+  )
+}
+
+/** A modal <dialog>: focus moves into it, Escape closes it, the page behind is inert. */
+function Dialog({ title, onCancel, children }: { title: string; onCancel: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    ref.current?.showModal()
+    return () => ref.current?.close()
+  }, [])
+  return (
+    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={onCancel}>
+      <h2 id="dialog-title">{title}</h2>
+      {children}
+    </dialog>
+  )
+}
+
+function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name: string) => Promise<boolean>; onCancel: () => void }) {
+  const submit = (event: Event) => {
+    event.preventDefault()
+    const name = String(new FormData(event.currentTarget as HTMLFormElement).get('name') ?? '').trim()
+    if (name !== '') void onRename(name)
+  }
+  return (
+    <Dialog title={`Rename “${book.name}”`} onCancel={onCancel}>
+      <form onSubmit={submit}>
+        <div class="field">
+          <label for="rename-list-name">New name</label>
+          <input id="rename-list-name" name="name" required maxLength={255} value={book.name} />
+        </div>
+        <div class="buttons">
+          <button type="submit">Save name</button>
+          <button type="button" class="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  )
+}
+
+function ConfirmDelete({ book, onDelete, onCancel }: { book: Book; onDelete: () => Promise<boolean>; onCancel: () => void }) {
+  return (
+    <Dialog title={`Delete “${book.name}”?`} onCancel={onCancel}>
+      <p>
+        The list and its {book.all_email_qty.toLocaleString('en')} contacts will be deleted. This cannot be undone.
+      </p>
+      <div class="buttons">
+        <button type="button" class="danger" onClick={() => void onDelete()}>
+          Delete list
+        </button>
+        <button type="button" class="secondary" onClick={onCancel} autofocus>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  )
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof ApiError ? err.message : 'The server could not be reached.'
+}
