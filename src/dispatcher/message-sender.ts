@@ -49,6 +49,8 @@ export interface ChannelDriver<Prepared, Outbound, Result extends SendAnswer, O 
   retryOf(message: messageQueue.ClaimedMessage, result: Result, retryAt: number): O
   /** Writes, in the recording transaction, what results change beyond the message rows (events, contacts, parts). */
   afterRecord(tx: Kysely<Database>, held: readonly (O & { message: messageQueue.ClaimedMessage })[], campaigns: ReadonlyMap<number, SendingCampaign<Prepared> | undefined>, now: number): Promise<void>
+  /** afterRecord may lock campaign and account rows: the recording then locks the batch's campaigns before any write (see record()). */
+  readonly afterRecordLocksCampaigns?: boolean
 }
 
 export interface SendingCampaign<Prepared> {
@@ -183,17 +185,30 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
   /**
    * Records a batch's results in one transaction: the messages this claim still holds, and what the driver
    * writes for those only (a message whose lease another worker took is that worker's to record).
+   *
+   * The campaign row lock (the end of the campaign is decided under it) is taken after the writes, so the
+   * batches of one campaign write their rows side by side and queue only for the probe of unfinished messages
+   * and the commit: holding it from the start made them record one at a time (bench:scale, docs/benchmarks.md).
+   * Each batch still takes it before it decides, and holds it until its commit, so the last to take it sees
+   * every other batch's messages final. A driver whose afterRecord locks campaigns and accounts (a Viber refusal
+   * pays for its SMS), or a batch that may settle a charge (which locks the account), takes it first, as every
+   * transaction writing both takes campaign rows before the account's.
    */
   private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
+    const campaignIds = [...campaigns.keys()].sort((a, b) => a - b)
+    const mayNotSettle = (id: number) => campaignsRepo.SENDING_STATUSES.includes(campaigns.get(id)?.row.status ?? -1) && !endedIn.has(id)
+    const lockFirst = this.driver.afterRecordLocksCampaigns === true || !campaignIds.every(mayNotSettle) || sent.some((s) => isNotSent(s.recorded))
     await this.deps.db.transaction().execute(async (tx) => {
-      // The campaigns first, before finishIfDone below locks them again: a message written twice in this
-      // transaction (an SMS marked sent, then delivered by a receipt that came first) makes PostgreSQL's
-      // foreign-key check share-lock its campaign row, and two batches upgrading that lock at once deadlock.
-      for (const campaignId of [...campaigns.keys()].sort((a, b) => a - b)) await campaignsRepo.lockCampaign(tx, campaignId)
+      if (lockFirst) for (const campaignId of campaignIds) await campaignsRepo.lockCampaign(tx, campaignId)
       const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
       await this.driver.afterRecord(tx, held, campaigns, done)
+      // FOR NO KEY UPDATE after the writes, not FOR UPDATE: a message written twice in this transaction (an SMS
+      // marked sent, then delivered by a receipt that came first) made PostgreSQL's foreign-key check key-share-lock
+      // its campaign row, and two batches upgrading that lock to FOR UPDATE at once deadlocked (14 times in a
+      // 50,000-number bench:sms run); key-share locks do not conflict with this one.
+      if (!lockFirst) for (const campaignId of campaignIds) await campaignsRepo.lockCampaignBesideKeyShares(tx, campaignId)
       const unsent = new Set([...endedIn, ...held.filter((s) => isNotSent(s.recorded)).map((s) => s.message.campaignId)])
       for (const [campaignId, campaign] of campaigns) {
         await finishIfDone(tx, campaignId, done)
