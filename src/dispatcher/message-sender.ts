@@ -186,13 +186,13 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
    * Records a batch's results in one transaction: the messages this claim still holds, and what the driver
    * writes for those only (a message whose lease another worker took is that worker's to record).
    *
-   * The campaign row lock (the end of the campaign is decided under it) is taken after the writes, so the
-   * batches of one campaign write their rows side by side and queue only for the probe of unfinished messages
-   * and the commit: holding it from the start made them record one at a time (bench:scale, docs/benchmarks.md).
-   * Each batch still takes it before it decides, and holds it until its commit, so the last to take it sees
-   * every other batch's messages final. A driver whose afterRecord locks campaigns and accounts (a Viber refusal
-   * pays for its SMS), or a batch that may settle a charge (which locks the account), takes it first, as every
-   * transaction writing both takes campaign rows before the account's.
+   * The campaign row lock (the end of the campaign is decided under it, in finishIfDone) is taken after the
+   * writes, so the batches of one campaign write their rows side by side and queue only for the probe of
+   * unfinished messages and the commit: taken first, it made them record one at a time (bench:scale,
+   * docs/benchmarks.md). Each batch still takes it before it decides and holds it until its commit, so the last to
+   * take it sees every other batch's messages final. A driver whose afterRecord locks campaigns and accounts (a
+   * Viber refusal pays for its SMS), or a batch that may settle a charge (which locks the account), takes it
+   * first, as every transaction writing both takes campaign rows before the account's.
    */
   private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
     const campaignIds = [...campaigns.keys()].sort((a, b) => a - b)
@@ -204,13 +204,11 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
       await this.driver.afterRecord(tx, held, campaigns, done)
-      // FOR NO KEY UPDATE after the writes, not FOR UPDATE: a message written twice in this transaction (an SMS
-      // marked sent, then delivered by a receipt that came first) made PostgreSQL's foreign-key check key-share-lock
-      // its campaign row, and two batches upgrading that lock to FOR UPDATE at once deadlocked (14 times in a
-      // 50,000-number bench:sms run); key-share locks do not conflict with this one.
-      if (!lockFirst) for (const campaignId of campaignIds) await campaignsRepo.lockCampaignBesideKeyShares(tx, campaignId)
       const unsent = new Set([...endedIn, ...held.filter((s) => isNotSent(s.recorded)).map((s) => s.message.campaignId)])
-      for (const [campaignId, campaign] of campaigns) {
+      // finishIfDone takes each campaign's lock (in id order, as every recording does) with FOR NO KEY UPDATE, which
+      // the key-share locks of other recordings do not block: see there.
+      for (const campaignId of campaignIds) {
+        const campaign = campaigns.get(campaignId)
         await finishIfDone(tx, campaignId, done)
         // Messages that end unsent are paid back: those of a canceled campaign in flight at the cancel, those
         // the channel refused for good (an SMS the SMSC would not take).
