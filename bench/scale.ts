@@ -357,6 +357,15 @@ async function measureReference(messageBytes: number): Promise<Measurement['refe
 
 // ---- report --------------------------------------------------------------------------------------------------------
 
+/** Messages a second for each core the run used (PostgreSQL, the workers, serve, the sink): what the rate would be on one core of its own. */
+function perCore(m: Measurement): number | null {
+  if (m.cores.postgres === null) return null
+  return m.messagesPerSecond / (m.cores.postgres + m.cores.workers + m.cores.serve + m.cores.bench)
+}
+
+/** CPU µs a message: `seconds` of CPU over the campaign's messages. */
+const microsPerMessage = (seconds: number | null) => (seconds === null ? '?' : fmt((seconds / MESSAGES) * 1e6, 0))
+
 function report(measured: Measurement[]): void {
   const goals = measured.map((m) => ({
     goal: `${m.build}, ${m.workers} worker(s): every message delivered once, the campaign at status 3`,
@@ -367,11 +376,14 @@ function report(measured: Measurement[]): void {
     const rows = measured.filter((m) => m.build === build).sort((a, b) => a.workers - b.workers)
     for (let i = 1; i < rows.length; i++) {
       const [fewer, more] = [rows[i - 1]!, rows[i]!]
-      // The rates against their own same-run references: more workers must not send a smaller share (10 % noise allowed).
+      // More workers must not send fewer messages for the CPU the run got (15 % noise allowed): on a machine that other
+      // jobs share, msgs/s follows the share of the cores the run gets, and smtp-source's 10–20 s burst after each
+      // target swung 5,100–10,200 msgs/s between consecutive targets (docs/benchmarks.md), too much to judge by.
+      const [a, b] = [perCore(fewer), perCore(more)]
       goals.push({
-        goal: `${build}: ${more.workers} workers send at least as much as ${fewer.workers} (÷ smtp-source, 10 % noise allowed)`,
-        value: `${fmt(fewer.ratio, 3)} → ${fmt(more.ratio, 3)}`,
-        met: more.ratio >= fewer.ratio * 0.9,
+        goal: `${build}: ${more.workers} workers send as much for the CPU they got as ${fewer.workers} (msgs/s per core used by the run, 15 % noise allowed)`,
+        value: `${a === null ? '?' : fmt(a, 0)} → ${b === null ? '?' : fmt(b, 0)} (÷ smtp-source ${fmt(fewer.ratio, 3)} → ${fmt(more.ratio, 3)})`,
+        met: a !== null && b !== null && b >= a * 0.85,
       })
     }
   }
@@ -380,13 +392,14 @@ function report(measured: Measurement[]): void {
   const file = writeResults('scale', { date, environment, results: measured, goals })
   const c = (n: number | null) => (n === null ? '?' : fmt(n, 2))
   console.log('')
-  console.log('| build | workers | msgs/s | steady msgs/s | smtp-source (same run) | ÷ smtp-source | cores: PostgreSQL | workers | serve | sink + bench | other | PG backends: on CPU / Lock / IO / idle in tx | dup / lost |')
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|')
+  console.log('| build | workers | msgs/s | steady msgs/s | smtp-source (same run) | ÷ smtp-source | cores: PostgreSQL | workers | serve | sink + bench | other | msgs/s per core used | CPU µs/msg: PostgreSQL / workers | PG backends: on CPU / Lock / IO / idle in tx | dup / lost |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|')
   for (const m of measured) {
     const share = (prefix: string) => fmt(m.activity.states.filter((s) => s.state.startsWith(prefix)).reduce((sum, s) => sum + s.backends, 0), 2)
     console.log(
       `| ${m.build} | ${m.workers} | ${fmt(m.messagesPerSecond, 0)} | ${m.steadyMessagesPerSecond === null ? '?' : fmt(m.steadyMessagesPerSecond, 0)} | ${fmt(m.reference.messagesPerSecond, 0)} | ${fmt(m.ratio, 3)} | ` +
-        `${c(m.cores.postgres)} | ${c(m.cores.workers)} | ${c(m.cores.serve)} | ${c(m.cores.bench)} | ${c(m.cores.other)} | ` +
+        `${c(m.cores.postgres)} | ${c(m.cores.workers)} | ${c(m.cores.serve)} | ${c(m.cores.bench)} | ${c(m.cores.other)} | ${perCore(m) === null ? '?' : fmt(perCore(m)!, 0)} | ` +
+        `${microsPerMessage(m.cpuSeconds.postgres)} / ${microsPerMessage(m.cpuSeconds.workers)} | ` +
         `${share('cpu')} / ${share('Lock')} / ${share('IO')} / ${share('idle in transaction')} | ${m.duplicates ?? '–'} / ${m.lost} |`,
     )
   }
