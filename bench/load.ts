@@ -31,6 +31,7 @@ import { fmt, machine, positiveNumber, writeResults } from './lib/env.js'
 import { cpuSeconds, machineCpu, namedTreeCpuSeconds, rssMiB } from './lib/proc-stats.js'
 import { buildUnlessSkipped, peakRssMiB, startChild, waitFor, type Child } from './lib/processes.js'
 import { json } from './lib/http.js'
+import { sampleActivity, type ActivityShare } from './lib/pg-activity.js'
 import { authorization, createBenchDatabase, createList, postgresSource, startServer, stopEmbeddedPostgres, type BenchDatabase, type TidingsServer } from './lib/tidings.js'
 import { freePort } from '../test/helpers/postgres.js'
 import { loadConfig } from '../src/config/load.js'
@@ -98,6 +99,8 @@ interface LoadResult {
   benchCores: number
   otherCores: number | null
   seconds: number
+  /** What PostgreSQL's backends did during the load (Tidings only). */
+  activity: { samples: number; states: ActivityShare[] } | null
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -176,8 +179,9 @@ function mixedRequest(accounts: readonly LoadAccount[], checks: Checks, checkBod
 
 const emptyChecks = (): Checks => ({ byKind: { book: 0, emails: 0, campaigns: 0, addContacts: 0, createBook: 0 }, wrong: 0, wrongSamples: [] })
 
-async function load(target: string, urls: string[], children: Child[], accounts: readonly LoadAccount[], checkBody: boolean): Promise<LoadResult> {
+async function load(target: string, urls: string[], children: Child[], accounts: readonly LoadAccount[], checkBody: boolean, databaseUrl?: string): Promise<LoadResult> {
   if (WARMUP > 0) await autocannon({ url: urls, connections: CONNECTIONS, duration: WARMUP, requests: [mixedRequest(accounts, emptyChecks(), checkBody)] })
+  const sampler = databaseUrl ? await sampleActivity(databaseUrl, 50) : undefined
   const pids = children.map((c) => c.process.pid!)
   const rssStart = pids.map((pid) => rssMiB(pid))
   const cpuStart = pids.map((pid) => cpuSeconds(pid))
@@ -189,6 +193,7 @@ async function load(target: string, urls: string[], children: Child[], accounts:
   console.log(`${target}: ${CONNECTIONS} connections over ${urls.join(' and ')}, ${DURATION} s`)
   const r: AutocannonResult & { latency: { p90?: number } } = await autocannon({ url: urls, connections: CONNECTIONS, duration: DURATION, requests: [mixedRequest(accounts, checks, checkBody)] })
   const seconds = (performance.now() - started) / 1000
+  const activity = (await sampler?.stop()) ?? null
   const bench = process.cpuUsage(benchStart)
   const benchSeconds = (bench.user + bench.system) / 1e6
   const pgEnd = namedTreeCpuSeconds(process.pid, 'postgres')
@@ -216,6 +221,7 @@ async function load(target: string, urls: string[], children: Child[], accounts:
     benchCores: benchSeconds / seconds,
     otherCores: machineStart && machineEnd ? Math.max(0, machineEnd.busySeconds - machineStart.busySeconds - ours) / seconds : null,
     seconds,
+    activity,
   }
   const c = (n: number | null) => (n === null ? '?' : fmt(n, 2))
   console.log(
@@ -226,6 +232,7 @@ async function load(target: string, urls: string[], children: Child[], accounts:
     `  per kind ${JSON.stringify(checks.byKind)}; cores: servers ${processes.map((p) => c(p.cpuSeconds === null ? null : p.cpuSeconds / seconds)).join(' + ')}, PostgreSQL ${c(result.postgresCores)}, ` +
       `autocannon ${c(result.benchCores)}, other ${c(result.otherCores)}; RSS MiB (start → end, peak) ${processes.map((p) => `${c(p.rssStartMiB)} → ${c(p.rssEndMiB)} (${c(p.peakRssMiB)})`).join(', ')}`,
   )
+  for (const s of activity?.states.slice(0, 5) ?? []) console.log(`    PostgreSQL backends ${s.state}: ${fmt(s.backends, 2)} (${s.statements.map((q) => `${fmt(q.backends, 2)} ${q.query}`).join(' | ')})`)
   return result
 }
 
@@ -266,7 +273,7 @@ async function benchTidings(): Promise<{ result: LoadResult; bodies: Record<Kind
     servers.push(await startServer(database, 'load-2', undefined, ['--no-dispatch']))
     console.log(`${ACCOUNTS} accounts, each with a list of ${LIST_CONTACTS} contacts; API processes ${servers.map((s) => s.child.process.pid).join(', ')}`)
     const bodies = await answerBodies(servers[0]!.base, accounts[0]!)
-    const result = await load('Tidings, 2 × serve --no-dispatch, PostgreSQL', servers.map((s) => s.base), servers.map((s) => s.child), accounts, true)
+    const result = await load('Tidings, 2 × serve --no-dispatch, PostgreSQL', servers.map((s) => s.base), servers.map((s) => s.child), accounts, true, database.url)
     return { result, bodies }
   } finally {
     for (const s of servers) await s.stop()
