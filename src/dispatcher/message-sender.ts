@@ -196,8 +196,9 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
    */
   private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
     const campaignIds = [...campaigns.keys()].sort((a, b) => a - b)
-    const mayNotSettle = (id: number) => campaignsRepo.SENDING_STATUSES.includes(campaigns.get(id)?.row.status ?? -1) && !endedIn.has(id)
-    const lockFirst = this.driver.afterRecordLocksCampaigns === true || !campaignIds.every(mayNotSettle) || sent.some((s) => isNotSent(s.recorded))
+    // The settlement below runs for a campaign no longer sending, or with messages that ended unsent.
+    const settlesNothing = (id: number) => campaignsRepo.SENDING_STATUSES.includes(campaigns.get(id)?.row.status ?? -1) && !endedIn.has(id)
+    const lockFirst = this.driver.afterRecordLocksCampaigns === true || !campaignIds.every(settlesNothing) || sent.some((s) => isNotSent(s.recorded))
     await this.deps.db.transaction().execute(async (tx) => {
       if (lockFirst) for (const campaignId of campaignIds) await campaignsRepo.lockCampaign(tx, campaignId)
       const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
