@@ -23,14 +23,16 @@ export interface AutocannonRequest {
   method?: string
   path?: string
   headers?: Record<string, string>
-  /** Called before each request: returns the request to send (here: a different path each time). */
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest
+  body?: string
+  /** Called before each request: returns the request to send (here: a different path each time). `context` is the connection's own object, also given to onResponse. */
+  setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest
   /** Called with each answer: its status, its body (decoded as UTF-8) and its headers (names in lower case). */
   onResponse?: (status: number, body: string, context: object, headers: Record<string, string>) => void
 }
 
 export interface AutocannonOptions {
-  url: string
+  /** Several URLs: connection i goes to url[i % length]. */
+  url: string | string[]
   connections: number
   duration: number
   headers?: Record<string, string>

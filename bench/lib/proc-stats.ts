@@ -90,3 +90,42 @@ export function machineCpu(): MachineCpu | null {
 export function load1(): number {
   return loadavg()[0] ?? 0
 }
+
+/**
+ * CPU seconds of the processes named `name` under `rootPid` (an embedded PostgreSQL: its postmaster and every
+ * backend), the time of their exited children included (a backend that closed is counted in its postmaster's
+ * cutime/cstime once reaped), so the difference between two readings is what the database spent meanwhile; null off
+ * Linux or when none runs there (a PostgreSQL of TIDINGS_TEST_DATABASE_URL is not this run's child).
+ */
+export function namedTreeCpuSeconds(rootPid: number, name: string): number | null {
+  try {
+    const stats = new Map<number, { parent: number; comm: string; cpu: number }>()
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        // utime, stime, cutime, cstime: fields 14–17
+        const cpu = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / ticksPerSecond()
+        stats.set(Number(entry), { parent: Number(fields[1]), comm, cpu })
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const inTree = (pid: number): boolean => {
+      for (let p: number | undefined = pid, depth = 0; p !== undefined && p > 1 && depth < 64; p = stats.get(p)?.parent, depth++) if (p === rootPid) return true
+      return false
+    }
+    let sum = 0
+    let found = false
+    for (const [pid, s] of stats) {
+      if (s.comm !== name || !inTree(pid)) continue
+      sum += s.cpu
+      found = true
+    }
+    return found ? sum : null
+  } catch {
+    return null
+  }
+}

@@ -49,6 +49,8 @@ export interface ChannelDriver<Prepared, Outbound, Result extends SendAnswer, O 
   retryOf(message: messageQueue.ClaimedMessage, result: Result, retryAt: number): O
   /** Writes, in the recording transaction, what results change beyond the message rows (events, contacts, parts). */
   afterRecord(tx: Kysely<Database>, held: readonly (O & { message: messageQueue.ClaimedMessage })[], campaigns: ReadonlyMap<number, SendingCampaign<Prepared> | undefined>, now: number): Promise<void>
+  /** afterRecord may lock campaign and account rows: the recording then locks the batch's campaigns before any write (see record()). */
+  readonly afterRecordLocksCampaigns?: boolean
 }
 
 export interface SendingCampaign<Prepared> {
@@ -183,19 +185,31 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
   /**
    * Records a batch's results in one transaction: the messages this claim still holds, and what the driver
    * writes for those only (a message whose lease another worker took is that worker's to record).
+   *
+   * The campaign row lock (the end of the campaign is decided under it, in finishIfDone) is taken after the
+   * writes, so the batches of one campaign write their rows side by side and queue only for the probe of
+   * unfinished messages and the commit: taken first, it made them record one at a time (bench:scale,
+   * docs/benchmarks.md). Each batch still takes it before it decides and holds it until its commit, so the last to
+   * take it sees every other batch's messages final. A driver whose afterRecord locks campaigns and accounts (a
+   * Viber refusal pays for its SMS), or a batch that may settle a charge (which locks the account), takes it
+   * first, as every transaction writing both takes campaign rows before the account's.
    */
   private async record(lease: messageQueue.MessageLease, { campaigns, ended, endedIn, sent, done }: Batch<Prepared, O>): Promise<void> {
+    const campaignIds = [...campaigns.keys()].sort((a, b) => a - b)
+    // The settlement below runs for a campaign no longer sending, or with messages that ended unsent.
+    const settlesNothing = (id: number) => campaignsRepo.SENDING_STATUSES.includes(campaigns.get(id)?.row.status ?? -1) && !endedIn.has(id)
+    const lockFirst = this.driver.afterRecordLocksCampaigns === true || !campaignIds.every(settlesNothing) || sent.some((s) => isNotSent(s.recorded))
     await this.deps.db.transaction().execute(async (tx) => {
-      // The campaigns first, before finishIfDone below locks them again: a message written twice in this
-      // transaction (an SMS marked sent, then delivered by a receipt that came first) makes PostgreSQL's
-      // foreign-key check share-lock its campaign row, and two batches upgrading that lock at once deadlock.
-      for (const campaignId of [...campaigns.keys()].sort((a, b) => a - b)) await campaignsRepo.lockCampaign(tx, campaignId)
+      if (lockFirst) for (const campaignId of campaignIds) await campaignsRepo.lockCampaign(tx, campaignId)
       const recorded = await messageQueue.recordOutcomes(tx, lease, [...ended, ...sent.map((s) => s.recorded)], done)
       const held = sent.filter((s) => recorded.has(s.message.id))
       if (held.length < sent.length) this.log.warn({ lost: sent.length - held.length }, 'results of messages whose lease another worker took were dropped')
       await this.driver.afterRecord(tx, held, campaigns, done)
       const unsent = new Set([...endedIn, ...held.filter((s) => isNotSent(s.recorded)).map((s) => s.message.campaignId)])
-      for (const [campaignId, campaign] of campaigns) {
+      // finishIfDone takes each campaign's lock (in id order, as every recording does) with FOR NO KEY UPDATE, which
+      // the key-share locks of other recordings do not block: see there.
+      for (const campaignId of campaignIds) {
+        const campaign = campaigns.get(campaignId)
         await finishIfDone(tx, campaignId, done)
         // Messages that end unsent are paid back: those of a canceled campaign in flight at the cancel, those
         // the channel refused for good (an SMS the SMSC would not take).

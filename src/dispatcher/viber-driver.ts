@@ -67,6 +67,8 @@ export function viberDriver(deps: Pick<Deps, 'config' | 'now'>, channel: ViberCh
       // A provider that said how long to wait (429 Retry-After) is not asked sooner.
       return { recorded: { id: message.id, kind: 'retry', error, retryAt: Math.max(retryAt, result.notBefore ?? 0) } }
     },
+    // A refusal's SMS instead is paid from the account, under its campaign's lock and then the account's.
+    afterRecordLocksCampaigns: true,
     async afterRecord(tx: Kysely<Database>, held, _campaigns, now) {
       // Reports that came before this recording apply now; refusals get their SMS instead.
       const sent = held.filter((h) => h.recorded.kind === 'awaiting').map((h) => h.message.id)

@@ -21,9 +21,13 @@ export async function moveCampaign(db: Kysely<Database>, change: campaignsRepo.S
  * Ends a sending campaign whose messages all have a final status: 2 → 3, or a test 4 → 8. `db` is the transaction
  * that just finished some of them: the campaign lock makes two such transactions look one after the other, so
  * the second sees the first's messages final (under READ COMMITTED both could otherwise see the other's as not).
+ * FOR NO KEY UPDATE excludes every other decider and every writer of the row; FOR UPDATE would also wait for the
+ * key-share locks of transactions that wrote a message twice, and two such recordings of one campaign upgrading
+ * at once deadlock (campaignsRepo.lockCampaignBesideKeyShares). Messages are only added under a campaign lock
+ * (the copy, a dynamic list, an SMS instead of a Viber message) or before the campaign sends.
  */
 export async function finishIfDone(db: Kysely<Database>, campaignId: number, now: number): Promise<void> {
-  await campaignsRepo.lockCampaign(db, campaignId)
+  await campaignsRepo.lockCampaignBesideKeyShares(db, campaignId)
   if (await messageQueue.hasUnfinished(db, campaignId)) return
   const extra = { finished_at: now }
   if (await moveCampaign(db, { id: campaignId, from: [CAMPAIGN_STATUS.sending], to: CAMPAIGN_STATUS.sent, now, extra })) return
