@@ -5,7 +5,7 @@ import { finished } from 'node:stream/promises'
 import type SQLite from 'better-sqlite3'
 import type pg from 'pg'
 import type * as PgCopyStreams from 'pg-copy-streams'
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DialectAdapter, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type PostgresPool, type PostgresPoolClient, type SqliteDialectConfig } from 'kysely'
 import type { Database } from './tables.js'
 import { adapterOf } from './dialect.js'
 import { lazyRequire } from '../lib/lazy-require.js'
@@ -52,9 +52,30 @@ function openSqlite(path: string): Storage {
   // sent and held ~30 MiB more RSS, with no gain: a 1,000,000-contact import through the API or the CLI and a
   // campaign's copy of 1,000,000 recipients took the same time with 16 as with 64 (docs/benchmarks.md, "Sending").
   sqlite.pragma('cache_size = -16384')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionsDialect({ database: withStatementCache(sqlite) }) })
   sqliteHandles.set(adapterOf(db), sqlite)
   return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE), not at their first write. The CLI writes
+ * to the file while `serve` runs (`tidings import`, `tidings accounts credit`): a transaction that read before that
+ * process committed could no longer write after it (SQLITE_BUSY_SNAPSHOT, which busy_timeout does not wait out), and
+ * the API answered 500 (test/integration/storage/sqlite-other-writer.test.ts). Begun immediately, it waits for the
+ * other writer instead. In this process nothing changes: Kysely runs one transaction at a time on the one connection.
+ */
+class ImmediateTransactionsDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings)
+  }
+
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+      }
+    })(this.settings)
+  }
 }
 
 // Keyed by adapter, which a database shares with its transactions (storage/dialect.ts).
