@@ -23,7 +23,7 @@ export interface Findings {
 }
 
 export async function checkAll(world: World, rounds: RoundCampaigns[], measures: Measures, client: ClientLog): Promise<Findings> {
-  const found: Findings = { failures: [], figures: [] }
+  const found: Findings = { failures: [...measures.stalls], figures: [] }
   await checkMessages(world, rounds, measures, found)
   await checkWebhooks(world, rounds, found)
   await checkLedger(world, found)
@@ -143,12 +143,17 @@ async function checkClient(world: World, client: ClientLog, found: Findings): Pr
   const contacts = new Set(
     (await db.selectFrom('contacts').select(['address_book_id', 'email']).where('account_id', '=', accountId).execute()).map((c) => `${c.address_book_id}/${c.email}`),
   )
-  const told = [...client.contacts].flatMap(([id, emails]) => emails.map((e) => `${id}/${e}`))
-  const missing = told.filter((key) => !contacts.has(key))
-  if (missing.length > 0) found.failures.push(`client: ${missing.length} contacts added (answered 200) are not stored, e.g. ${missing.slice(0, 3).join(', ')}`)
+  let told = 0
+  for (const addition of client.additions) {
+    const stored = addition.emails.filter((e) => contacts.has(`${addition.listId}/${e}`)).length
+    if (addition.told) told += addition.emails.length
+    if (addition.told ? stored !== addition.emails.length : stored !== 0 && stored !== addition.emails.length) {
+      found.failures.push(`client: ${stored} of ${addition.emails.length} contacts stored of a call ${addition.told ? 'answered 200' : 'that failed'} (list ${addition.listId})`)
+    }
+  }
   found.figures.push(
     `client: ${client.calls} calls, ${client.ok} answered 200, ${client.unavailable} 503 (slowest ${client.slowest503Ms} ms), ${client.connectionErrors} connection errors; ` +
-      `${client.lists.size} lists and ${told.length} contacts it was told were stored, all there`,
+      `${client.lists.size} lists and ${told} contacts it was told were stored, all there; no call half-applied`,
   )
 }
 

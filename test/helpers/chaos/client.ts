@@ -1,7 +1,8 @@
 // A client of the API during the chaos: creates lists, adds contacts and reads them back over HTTP through each
 // API process in turn, and remembers what it was told. Every answer must be a 200, a 503 with SendPulse's error
 // body, or a refused/dropped connection (its process was killed); anything else, and any call that does not end
-// within CALL_WITHIN_MS, is a failure. Afterwards, whatever it was told succeeded must be stored.
+// within CALL_WITHIN_MS, is a failure. Afterwards, whatever it was told succeeded must be stored, and what failed is
+// stored whole or not at all.
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /**
@@ -11,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 export const CALL_WITHIN_MS = 10_000
 /** Pause between calls: about 30 calls a second, enough to meet every outage, light on a 2-core machine. */
 const PAUSE_MS = 30
+/** Contacts added by one call: all of them are stored, or (the call failed) all or none. */
+const CONTACTS_A_CALL = 3
 
 export interface ClientLog {
   calls: number
@@ -23,8 +26,8 @@ export interface ClientLog {
   slowest503Ms: number
   /** Lists the client was told were created (id → name). */
   lists: Map<number, string>
-  /** Contacts the client was told were added (list id → addresses). */
-  contacts: Map<number, string[]>
+  /** Every call that added contacts (several at once), with whether it was told they were added. */
+  additions: { listId: number; emails: string[]; told: boolean }[]
 }
 
 export interface ChaosClient {
@@ -36,7 +39,7 @@ type Outcome = { kind: 'ok'; body: unknown } | { kind: 'unavailable' } | { kind:
 
 /** Runs until stop(), sending the calls of `token`'s account to `urls()` in turn (the API processes). */
 export function startChaosClient(urls: () => string[], token: string, label: string): ChaosClient {
-  const log: ClientLog = { calls: 0, ok: 0, unavailable: 0, connectionErrors: 0, failures: [], slowest503Ms: 0, lists: new Map(), contacts: new Map() }
+  const log: ClientLog = { calls: 0, ok: 0, unavailable: 0, connectionErrors: 0, failures: [], slowest503Ms: 0, lists: new Map(), additions: [] }
   let running = true
   let turn = 0
   let serial = 0
@@ -92,9 +95,9 @@ export function startChaosClient(urls: () => string[], token: string, label: str
       serial++
       return
     }
-    const email = `${label.replace(/\W/g, '')}${++serial}@client.example`
-    const added = await call('POST', `/addressbooks/${id}/emails`, { emails: [{ email, variables: { name: 'Client' } }] })
-    if (added.kind === 'ok') log.contacts.set(id, [...(log.contacts.get(id) ?? []), email])
+    const emails = Array.from({ length: CONTACTS_A_CALL }, (_, i) => `${label.replace(/\W/g, '')}.${++serial}.${i}@client.example`)
+    const added = await call('POST', `/addressbooks/${id}/emails`, { emails: emails.map((email) => ({ email, variables: { name: 'Client' } })) })
+    log.additions.push({ listId: id, emails, told: added.kind === 'ok' })
   }
 
   const loop = (async () => {

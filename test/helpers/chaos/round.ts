@@ -9,10 +9,16 @@ import { MESSAGE_STATUS } from '../../../src/storage/repos/messages.js'
 import { HTML } from '../campaigns.js'
 import { CALL_WITHIN_MS, isErrorBody } from './client.js'
 import type { Disruption } from './plan.js'
-import type { World } from './world.js'
+import { RATE_PER_SECOND, type World } from './world.js'
 
-/** A round's messages must reach their peers (through every disruption) and end within this. */
-const ROUND_WITHIN_MS = 120_000
+/**
+ * A round's messages must reach their peers and end within a minute more than 3 times what sending takes at
+ * RATE_PER_SECOND (CI's round: 4 s): room for the restarts (5-12 s on a loaded machine), the 2 s leases and the
+ * outage pacing (up to 10 s).
+ */
+function roundWithinMs(size: ReturnType<typeof roundSize>): number {
+  return 60_000 + 3 * 1000 * Math.max(size.emails / RATE_PER_SECOND.email, size.sms / RATE_PER_SECOND.sms, size.viber / RATE_PER_SECOND.viber)
+}
 /** A process or the database back must serve again within this. */
 const RECOVER_WITHIN_MS = 60_000
 /** Final statuses of a message that went: the relay took it (sent) or its report said delivered. */
@@ -44,10 +50,12 @@ export interface Measures {
   sendingBackMs: number[]
   /** Time to start a killed process again until it said it serves. */
   restartMs: number[]
+  /** Rounds whose sending stopped before all of their disruptions happened. */
+  stalls: string[]
 }
 
 export function emptyMeasures(): Measures {
-  return { events: [], kills: 0, dispatchInterruptions: 0, probes: [], apiBackMs: [], sendingBackMs: [], restartMs: [] }
+  return { events: [], kills: 0, dispatchInterruptions: 0, probes: [], apiBackMs: [], sendingBackMs: [], restartMs: [], stalls: [] }
 }
 
 /** Recipients of each channel in a round: `scale` 1 is CI's size. */
@@ -61,14 +69,19 @@ export async function runRound(world: World, round: number, scale: number, disru
   const total = size.emails + size.sms + size.viber
   const base = reached(world)
   const progress = () => (reached(world) - base) / total
+  const withinMs = roundWithinMs(size)
 
   // A killed process starts again in the background (2-5 s for tsx): the next moment may come meanwhile.
   const restarting: Promise<void>[] = []
   try {
     for (const disruption of disruptions) {
-      const deadline = Date.now() + ROUND_WITHIN_MS
+      const deadline = Date.now() + withinMs
       while (progress() < disruption.at && Date.now() < deadline) await sleep(20)
-      assert.ok(progress() >= disruption.at, `round ${round}: sending stalled at ${Math.round(progress() * 100)} % before ${disruption.action}`)
+      if (progress() < disruption.at) {
+        // The checks say what was lost; the round's other disruptions would only add noise.
+        measures.stalls.push(`round ${round}: sending stalled at ${Math.round(progress() * 100)} % before ${disruption.action} at ${Math.round(disruption.at * 100)} %`)
+        break
+      }
       const at = `${Math.round(progress() * 100)} %`
       if (disruption.action === 'restart-database') await restartDatabase(world, disruption, measures, at)
       else restarting.push((await killThenRestart(world, disruption, measures, at)).restarted)
@@ -76,7 +89,7 @@ export async function runRound(world: World, round: number, scale: number, disru
   } finally {
     await Promise.all(restarting)
   }
-  await waitForEnd(world, campaigns)
+  await waitForEnd(world, campaigns, withinMs)
   return campaigns
 }
 
@@ -211,10 +224,10 @@ async function probe(name: string, url: string, token: string): Promise<OutagePr
 }
 
 /** Every campaign of the round sent, each message in a final status (Viber's once its report came), none leased. */
-async function waitForEnd(world: World, campaigns: RoundCampaigns): Promise<void> {
+async function waitForEnd(world: World, campaigns: RoundCampaigns, withinMs: number): Promise<void> {
   const db = world.setup.deps.db
   const ids = [campaigns.email.id, campaigns.sms.id, campaigns.viber.id]
-  const deadline = Date.now() + ROUND_WITHIN_MS
+  const deadline = Date.now() + withinMs
   for (;;) {
     const statuses = await db.selectFrom('campaigns').select('status').where('id', 'in', ids).execute()
     const open = await db

@@ -64,6 +64,9 @@ export async function startWorld(dialect: Dialect): Promise<World> {
   const [sink, hook, smsc, vonage] = await Promise.all([startSmtpSink(), startWebhookReceiver(), startSmsc(), startVonage()])
   // A refused callback (its API process killed, the database away) is sent again every 100 ms for 2 minutes.
   vonage.callbackAttempts = 1200
+  // A receiver answering in 100 ms: a worker holds the webhook URL's lease most of the time events flow, so a kill
+  // often lands in the middle of a delivery (which must then be made again).
+  hook.delayMs = 100
   const drop = async () => {
     if (postgres) await postgres.stop()
     if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true })
