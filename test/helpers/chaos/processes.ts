@@ -2,9 +2,10 @@
 // and started again with the same arguments (an API process on the same port, so its clients find it again).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 const CLI = ['--import', 'tsx', 'src/cli/index.ts']
-/** A process that has not said it runs within this is reported (a loaded 2-core machine starts tsx in 2-5 s). */
+/** A process that has not said it runs within this is reported (a loaded 2-core machine starts tsx in 2-12 s). */
 const START_WITHIN_MS = 60_000
 
 export type Role = 'serve' | 'api' | 'worker'
@@ -22,6 +23,8 @@ export interface TidingsProcess {
   stop(): Promise<void>
   /** Said it serves or runs, and has not been killed or stopped since. */
   ready(): boolean
+  /** Starts that ended before it ran (the database was away): started again a second later. */
+  earlyExits: number
 }
 
 const READY: Record<Role, string> = { serve: 'tidings is serving', api: 'tidings is serving', worker: 'tidings worker is running' }
@@ -33,26 +36,44 @@ export function tidingsProcess(name: string, role: Role, env: NodeJS.ProcessEnv,
   let exited: Promise<void> = Promise.resolve()
   let isReady = false
   const ready = READY[role]
-  return {
+
+  /** Resolves once the process says it runs (undefined), or how it exited before. */
+  const startOnce = async (deadline: number): Promise<string | undefined> => {
+    const started = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    child = started
+    exited = new Promise((resolve) => started.on('close', () => resolve()))
+    const hung = setTimeout(() => started.kill('SIGKILL'), Math.max(0, deadline - Date.now()))
+    return new Promise<string | undefined>((resolve) => {
+      started.on('close', (code, signal) => {
+        clearTimeout(hung)
+        resolve(`exited (${code ?? signal}) before it ran`)
+      })
+      // Access lines come by the hundred: only the one line looked for is parsed.
+      createInterface({ input: started.stdout! }).on('line', (line) => {
+        if (line.includes(ready)) {
+          clearTimeout(hung)
+          isReady = true
+          resolve(undefined)
+        }
+      })
+    })
+  }
+
+  const process_: TidingsProcess = {
     name,
     role,
     url: `http://127.0.0.1:${port}`,
     start: async () => {
-      const started = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
-      child = started
-      exited = new Promise((resolve) => started.on('close', () => resolve()))
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${name} did not start within ${START_WITHIN_MS} ms`)), START_WITHIN_MS)
-        started.on('close', (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it ran`)))
-        // Access lines come by the hundred: only the one line looked for is parsed.
-        createInterface({ input: started.stdout! }).on('line', (line) => {
-          if (line.includes(ready)) {
-            isReady = true
-            clearTimeout(timer)
-            resolve()
-          }
-        })
-      })
+      // As a supervisor does (systemd's Restart=on-failure, RestartSec=1): a process that cannot reach the database
+      // when it starts exits ("database migration failed") and is started again a second later.
+      const deadline = Date.now() + START_WITHIN_MS
+      for (;;) {
+        const exitedEarly = await startOnce(deadline)
+        if (!exitedEarly) return
+        process_.earlyExits++
+        if (Date.now() > deadline) throw new Error(`${name} did not start within ${START_WITHIN_MS} ms: ${exitedEarly}`)
+        await sleep(1000)
+      }
     },
     kill: async () => {
       isReady = false
@@ -68,5 +89,7 @@ export function tidingsProcess(name: string, role: Role, env: NodeJS.ProcessEnv,
       clearTimeout(killLater)
     },
     ready: () => isReady,
+    earlyExits: 0,
   }
+  return process_
 }

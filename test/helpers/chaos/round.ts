@@ -157,7 +157,9 @@ async function killThenRestart(world: World, disruption: Disruption, measures: M
   const restarted = (async () => {
     await sleep(disruption.downMs)
     const started = Date.now()
-    await target.start()
+    // A start that fails is a finding, reported with the others (not an unhandled rejection meanwhile).
+    const failed = await target.start().then(() => undefined, (err: unknown) => String(err))
+    if (failed) return void measures.stalls.push(`${target.name} killed at ${at} could not start again: ${failed}`)
     measures.restartMs.push(Date.now() - started)
     measures.events.push(`${target.name} killed at ${at}, down ${disruption.downMs} ms, running again ${seconds(Date.now() - started)} after its start`)
   })()

@@ -53,6 +53,8 @@ for (const dialect of DIALECTS) {
       const found = await checkAll(world, rounds, measures, client.log)
       for (const line of [...measures.events, ...found.figures]) t.diagnostic(line)
       const restarts = measures.restartMs
+      const earlyExits = [...world.apis, ...world.workers].filter((p) => p.earlyExits > 0).map((p) => `${p.name} ×${p.earlyExits}`)
+      if (earlyExits.length > 0) t.diagnostic(`exited at start while the database was away, started again a second later: ${earlyExits.join(', ')}`)
       t.diagnostic(`${measures.kills} kills; a killed process served again ${Math.min(...restarts)}-${Math.max(...restarts)} ms after its start; set-up ${seconds(startMs)}, rounds ${seconds(sentMs)}, checks ${seconds(Date.now() - started - sentMs)}`)
       assert.deepEqual(found.failures, [])
     })
