@@ -5,7 +5,7 @@
 // no webhook event lost, every campaign ended, the ledger adds up, the API answered 503 with the error body while the
 // database was away (never a hang), and whatever the client was told succeeded is stored.
 //   PostgreSQL: `serve --no-dispatch` ×2 and `worker` ×2; each round kills a worker and an API process, the first
-//   round also restarts PostgreSQL. SQLite: one `serve`, killed twice a round.
+//   round also restarts PostgreSQL. SQLite: one `serve`, killed once a round.
 // TIDINGS_CHAOS_SEED: replays a run (the seed is printed by every run); `random` draws a new one, as `npm run chaos`
 // does. CI uses a fixed seed: the same moments every run. TIDINGS_CHAOS_ROUNDS (CI 1) and TIDINGS_CHAOS_SCALE (CI 1:
 // 400 emails, 150 SMS and 150 Viber messages a round) make the on-demand run longer.
