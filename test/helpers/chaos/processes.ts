@@ -25,6 +25,8 @@ export interface TidingsProcess {
   ready(): boolean
   /** Starts that ended before it ran (the database was away): started again a second later. */
   earlyExits: number
+  /** Its log lines at level error or fatal. */
+  errors: string[]
 }
 
 const READY: Record<Role, string> = { serve: 'tidings is serving', api: 'tidings is serving', worker: 'tidings worker is running' }
@@ -50,6 +52,8 @@ export function tidingsProcess(name: string, role: Role, env: NodeJS.ProcessEnv,
       })
       // Access lines come by the hundred: only the one line looked for is parsed.
       createInterface({ input: started.stdout! }).on('line', (line) => {
+        // Errors (pino level 50 and up) are kept for the report.
+        if (/"level":(5|6)0/.test(line)) process_.errors.push(line.slice(0, 2000))
         if (line.includes(ready)) {
           clearTimeout(hung)
           isReady = true
@@ -90,6 +94,7 @@ export function tidingsProcess(name: string, role: Role, env: NodeJS.ProcessEnv,
     },
     ready: () => isReady,
     earlyExits: 0,
+    errors: [],
   }
   return process_
 }

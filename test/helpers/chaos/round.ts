@@ -3,7 +3,6 @@
 // campaign sent and every message in a final status. What happened and what was measured goes into `Measures`.
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { creditAccount } from '../../../src/services/accounts/accounts.js'
 import { CAMPAIGN_STATUS } from '../../../src/storage/repos/campaigns.js'
 import { MESSAGE_STATUS } from '../../../src/storage/repos/messages.js'
 import { HTML } from '../campaigns.js'
@@ -99,22 +98,8 @@ function reached(world: World): number {
 }
 
 async function createCampaigns(world: World, round: number, size: ReturnType<typeof roundSize>): Promise<RoundCampaigns> {
-  const { setup, email, sms, viber } = world
-  // Enough money for the round whatever its size (100 a round; a message costs 0.01 at most).
-  for (const account of [email.account, sms.account, viber.account]) await creditAccount(setup.deps, account.id, '100')
-  const book = await setup.call(email.account, { method: 'POST', url: '/addressbooks', payload: { bookName: `round ${round}` } })
-  assert.equal(book.statusCode, 200, book.body)
-  const bookId = book.json<{ id: number }>().id
-  const emails = Array.from({ length: size.emails }, (_, i) => `r${round}.reader${i}@example.com`)
-  for (let i = 0; i < emails.length; i += 500) {
-    const added = await setup.call(email.account, { method: 'POST', url: `/addressbooks/${bookId}/emails`, payload: { emails: emails.slice(i, i + 500).map((e) => ({ email: e, variables: { name: 'Reader' } })) } })
-    assert.equal(added.statusCode, 200, added.body)
-  }
-  const numbers = (count: number, channel: number) => Array.from({ length: count }, (_, i) => String(447000000000 + channel * 100_000_000 + round * 1_000_000 + i))
-  const smsNumbers = numbers(size.sms, 1)
-  const viberNumbers = numbers(size.viber, 2)
-
-  // Created over HTTP through the API processes, as a client would.
+  const { email, sms, viber } = world
+  // Over HTTP through the API processes, as a client would (on SQLite the one `serve` must be the only writer).
   const api = world.apis[0]!.url
   const post = async (token: string, path: string, body: unknown) => {
     const answer = await fetch(`${api}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -122,6 +107,15 @@ async function createCampaigns(world: World, round: number, size: ReturnType<typ
     assert.equal(answer.status, 200, `${path}: ${text}`)
     return JSON.parse(text) as Record<string, unknown>
   }
+  const bookId = (await post(email.account.token, '/addressbooks', { bookName: `round ${round}` })).id as number
+  const emails = Array.from({ length: size.emails }, (_, i) => `r${round}.reader${i}@example.com`)
+  for (let i = 0; i < emails.length; i += 500) {
+    await post(email.account.token, `/addressbooks/${bookId}/emails`, { emails: emails.slice(i, i + 500).map((e) => ({ email: e, variables: { name: 'Reader' } })) })
+  }
+  const numbers = (count: number, channel: number) => Array.from({ length: count }, (_, i) => String(447000000000 + channel * 100_000_000 + round * 1_000_000 + i))
+  const smsNumbers = numbers(size.sms, 1)
+  const viberNumbers = numbers(size.viber, 2)
+
   const emailCampaign = await post(email.account.token, '/campaigns', {
     sender_name: 'News',
     sender_email: email.sender,

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Dialect } from '../../../src/storage/db.js'
+import { creditAccount } from '../../../src/services/accounts/accounts.js'
 import type { TestApp } from '../app.js'
 import type { TestAccount } from '../factories.js'
 import { activeSender } from '../senders.js'
@@ -57,7 +58,8 @@ export interface World {
   close(): Promise<void>
 }
 
-export async function startWorld(dialect: Dialect): Promise<World> {
+/** `rounds`: each account gets 100 a round (a round's messages cost 0.01 at most, 2,000 of them at the largest scale tried). */
+export async function startWorld(dialect: Dialect, rounds: number): Promise<World> {
   const postgres = dialect === 'postgres' ? await startEmbeddedPostgres() : undefined
   const sqliteDir = dialect === 'sqlite' ? mkdtempSync(join(tmpdir(), 'tidings-chaos-')) : undefined
   const databaseUrl = postgres ? postgres.url : `sqlite:${join(sqliteDir!, 'chaos.db')}`
@@ -78,6 +80,8 @@ export async function startWorld(dialect: Dialect): Promise<World> {
   )
   const email = await emailAccount(setup, hook.url)
   const [sms, viber] = [await smsSetup(setup), await viberSetup(setup)]
+  // Before any process runs: on SQLite `serve` is then the only writer.
+  for (const account of [email.account, sms.account, viber.account]) await creditAccount(setup.deps, account.id, String(100 * rounds))
 
   const ports = dialect === 'postgres' ? [await freePort(), await freePort()] : [await freePort()]
   const dispatchers = dialect === 'postgres' ? 2 : 1

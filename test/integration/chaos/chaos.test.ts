@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     let startMs = 0
     before(async () => {
       const started = Date.now()
-      world = await startWorld(dialect)
+      world = await startWorld(dialect, ROUNDS)
       startMs = Date.now() - started
     })
     after(async () => {
@@ -48,6 +48,7 @@ for (const dialect of DIALECTS) {
         for (const [i, disruptions] of plan.entries()) rounds.push(await runRound(world, i, SCALE, disruptions, measures))
       } finally {
         await client.stop()
+        for (const p of [...world.apis, ...world.workers]) for (const line of p.errors.slice(0, 5)) t.diagnostic(`${p.name} logged: ${line}`)
       }
       const sentMs = Date.now() - started
       const found = await checkAll(world, rounds, measures, client.log)
