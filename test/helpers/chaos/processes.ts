@@ -25,7 +25,7 @@ export interface TidingsProcess {
   ready(): boolean
   /** Starts that ended before it ran (the database was away): started again a second later. */
   earlyExits: number
-  /** Its log lines at level error or fatal. */
+  /** Its log lines at level error or fatal, but for answers of 5xx (an outage's 503s). */
   errors: string[]
 }
 
@@ -52,8 +52,8 @@ export function tidingsProcess(name: string, role: Role, env: NodeJS.ProcessEnv,
       })
       // Access lines come by the hundred: only the one line looked for is parsed.
       createInterface({ input: started.stdout! }).on('line', (line) => {
-        // Errors (pino level 50 and up) are kept for the report.
-        if (/"level":(5|6)0/.test(line)) process_.errors.push(line.slice(0, 2000))
+        // Errors (pino level 50 and up) are kept for the report, but for the 503s of an outage ("request failed").
+        if (/"level":(5|6)0/.test(line) && !line.includes('"msg":"request failed"')) process_.errors.push(line.slice(0, 2000))
         if (line.includes(ready)) {
           clearTimeout(hung)
           isReady = true
