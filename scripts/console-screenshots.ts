@@ -1,14 +1,19 @@
 // `npm run console:screenshots`: a screenshot of each built page of the web console, at 1440 and 375 px, into
-// docs/console/ (linked from the README), and the Lists page's first-load time on loopback (median of 5 loads in a
-// signed-in browser, from navigation until its table shows). A real `tidings serve` on a temporary SQLite database
-// with one account and a few lists; Debian's Chromium through playwright-core (test/helpers/browser.ts).
+// docs/console/ (linked from the README), and the first-load time on loopback of the Lists page and of the contacts
+// page of the largest list (median of 5 loads in a signed-in browser, from navigation until its table shows). A real
+// `tidings serve` on a temporary SQLite database (CONSOLE_DATABASE=postgres: a PostgreSQL one) with one account and a
+// few lists; Debian's Chromium through playwright-core (test/helpers/browser.ts). CONSOLE_BIG_LIST=1000000 adds a
+// list of that many contacts (through the API, 10,000 a request: under a minute on SQLite) after the screenshots, to
+// time the pages with it present.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { once } from 'node:events'
+import { mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Page } from 'playwright-core'
 import { launchChromium } from '../test/helpers/browser.js'
+import { addEmailsBody } from '../bench/lib/contacts.js'
+import { createBenchDatabase, stopEmbeddedPostgres } from '../bench/lib/tidings.js'
 
 const OUT = 'docs/console'
 const LISTS = [
@@ -16,9 +21,11 @@ const LISTS = [
   { name: 'Newsletter subscribers', contacts: 45 },
   { name: 'Event attendees 2026', contacts: 8 },
 ]
+const BIG_LIST = Number(process.env.CONSOLE_BIG_LIST ?? 0)
 
-const dataDir = mkdtempSync(join(tmpdir(), 'tidings-screenshots-'))
-const env = { PATH: process.env.PATH, TIDINGS_DATA_DIR: dataDir, LOG_LEVEL: 'info', TIDINGS_API_RATE: '0' }
+// CONSOLE_DATABASE=postgres: a new database on TIDINGS_TEST_DATABASE_URL or an embedded PostgreSQL (as the benchmarks).
+const database = await createBenchDatabase(process.env.CONSOLE_DATABASE === 'postgres' ? 'postgres' : 'sqlite', 'info')
+const env = { PATH: process.env.PATH, TIDINGS_DATA_DIR: database.env.TIDINGS_DATA_DIR, DATABASE_URL: database.url, LOG_LEVEL: 'info', TIDINGS_API_RATE: '0' }
 
 function tidings(...args: string[]): string {
   return execFileSync(process.execPath, ['bin/tidings.js', ...args], { env, encoding: 'utf8' })
@@ -37,7 +44,8 @@ function serve() {
 }
 
 async function call<T>(base: string, token: string, method: string, path: string, body: unknown): Promise<T> {
-  const answer = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const payload = typeof body === 'string' ? body : JSON.stringify(body)
+  const answer = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: payload })
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`)
   return (await answer.json()) as T
 }
@@ -53,18 +61,23 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 const server = serve()
 try {
-  const account = JSON.parse(tidings('accounts', 'create', '--name', 'Acme Newsletters')) as { client_id: string; client_secret: string }
+  // Once serving, the database is migrated: `accounts create` migrating at the same time could fail.
   const base = await server.address
+  const account = JSON.parse(tidings('accounts', 'create', '--name', 'Acme Newsletters')) as { client_id: string; client_secret: string }
   const { access_token: token } = await call<{ access_token: string }>(base, '', 'POST', '/oauth/access_token', {
     grant_type: 'client_credentials',
     client_id: account.client_id,
     client_secret: account.client_secret,
   })
+  const listIds: number[] = []
   for (const list of LISTS) {
     const { id } = await call<{ id: number }>(base, token, 'POST', '/addressbooks', { bookName: list.name })
     const emails = Array.from({ length: list.contacts }, (_, i) => ({ email: `reader${i}@example.com`, variables: { name: `Reader ${i}` } }))
     await call(base, token, 'POST', `/addressbooks/${id}/emails`, { emails })
+    listIds.push(id)
   }
+  const customers = listIds[0]!
+  await call(base, token, 'POST', `/addressbooks/${customers}/emails/unsubscribe`, { emails: ['reader3@example.com', 'reader7@example.com'] })
 
   mkdirSync(OUT, { recursive: true })
   const browser = await launchChromium()
@@ -88,21 +101,59 @@ try {
     await page.getByRole('dialog').waitFor()
     await shoot(page, 'lists-delete')
 
-    const timings: number[] = []
-    for (let i = 0; i < 5; i++) {
-      const fresh = await context.newPage()
-      const started = performance.now()
-      await fresh.goto(`${base}/console/#/lists`)
-      await fresh.getByRole('row', { name: /Customers/ }).waitFor()
-      timings.push(performance.now() - started)
-      await fresh.close()
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('link', { name: 'Customers' }).click()
+    await page.getByText('Contacts 1–50').waitFor()
+    await shoot(page, 'contacts')
+
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.getByRole('button', { name: 'Edit variables of reader2@example.com' }).click()
+    await page.getByRole('dialog').waitFor()
+    await shoot(page, 'contacts-edit')
+
+    const firstLoad = async (label: string, hash: string, shown: string) => {
+      const timings: number[] = []
+      for (let i = 0; i < 5; i++) {
+        const fresh = await context.newPage()
+        const started = performance.now()
+        await fresh.goto(`${base}/console/${hash}`)
+        await fresh.getByText(shown).waitFor()
+        timings.push(performance.now() - started)
+        await fresh.close()
+      }
+      timings.sort((a, b) => a - b)
+      console.log(`${label} first load on loopback: median ${timings[2]!.toFixed(0)} ms (${timings.map((t) => t.toFixed(0)).join(', ')} ms)`)
     }
-    timings.sort((a, b) => a - b)
-    console.log(`Lists page first load on loopback: median ${timings[2]!.toFixed(0)} ms (${timings.map((t) => t.toFixed(0)).join(', ')} ms)`)
+    // Loaded after the screenshots, which show the small lists only.
+    let timedListId = customers
+    if (BIG_LIST > 0) {
+      const started = performance.now()
+      const { id } = await call<{ id: number }>(base, token, 'POST', '/addressbooks', { bookName: 'Everyone' })
+      for (let from = 0; from < BIG_LIST; from += 10_000) await call(base, token, 'POST', `/addressbooks/${id}/emails`, addEmailsBody(from, Math.min(from + 10_000, BIG_LIST)))
+      console.log(`${BIG_LIST.toLocaleString('en')} contacts loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+      timedListId = id
+    }
+    await firstLoad('Lists page', '#/lists', 'Customers')
+    await firstLoad(`Contacts page of list ${timedListId}`, `#/lists/${timedListId}`, 'Contacts 1–50')
+    // The "Not active" filter of a list with none: the server reads the whole list to find that out.
+    const filtered = await context.newPage()
+    await filtered.goto(`${base}/console/#/lists/${timedListId}`)
+    await filtered.getByText('Contacts 1–50').waitFor()
+    let started = performance.now()
+    await filtered.getByRole('button', { name: 'Next page' }).click()
+    await filtered.getByText('Contacts 51–100').waitFor()
+    console.log(`Next page: ${(performance.now() - started).toFixed(0)} ms`)
+    started = performance.now()
+    await filtered.getByLabel('Status').selectOption('inactive')
+    await filtered.getByText(/^Contacts 1–|^No contacts here\.$/).waitFor({ timeout: 60_000 })
+    console.log(`Not active filter: ${(performance.now() - started).toFixed(0)} ms`)
   } finally {
     await browser.close()
   }
 } finally {
   server.child.kill('SIGTERM')
-  rmSync(dataDir, { recursive: true, force: true })
+  await once(server.child, 'exit')
+  await database.drop()
+  await stopEmbeddedPostgres()
 }

@@ -2,9 +2,10 @@
 // the location's hash names. Hash routes (#/lists) need no server-side fallback.
 import { useEffect, useState } from 'preact/hooks'
 import { readSession, signOut, whenSignedOut, type Session } from './api.js'
-import { PAGES, pageOf, type PageEntry } from './pages.js'
+import { PAGES, listIdOf, pageOf, type PageEntry } from './pages.js'
 import { SignIn } from './pages/sign-in.js'
 import { ListsPage } from './pages/lists.js'
+import { ContactsPage } from './pages/contacts.js'
 import { NotBuilt } from './pages/not-built.js'
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; session: Session }
@@ -12,6 +13,7 @@ type State = { kind: 'loading' } | { kind: 'signed-out'; notice?: string } | { k
 export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [page, setPage] = useState<PageEntry>(() => pageOf(location.hash))
+  const [listId, setListId] = useState<number | undefined>(() => listIdOf(location.hash))
   // Narrow screens fold the navigation behind a "Menu" button; wide ones always show it (styles.css).
   const [menuOpen, setMenuOpen] = useState(false)
 
@@ -21,14 +23,17 @@ export function App() {
       (session) => setState(session ? { kind: 'signed-in', session } : { kind: 'signed-out' }),
       () => setState({ kind: 'signed-out', notice: 'The server could not be reached.' }),
     )
-    const follow = () => setPage(pageOf(location.hash))
+    const follow = () => {
+      setPage(pageOf(location.hash))
+      setListId(listIdOf(location.hash))
+    }
     addEventListener('hashchange', follow)
     return () => removeEventListener('hashchange', follow)
   }, [])
 
   useEffect(() => {
     document.title = state.kind === 'signed-in' ? `${page.title} · Tidings` : 'Sign in · Tidings'
-  }, [state.kind, page])
+  }, [state.kind, page, listId])
 
   if (state.kind === 'loading') return <p class="loading">Loading…</p>
   if (state.kind === 'signed-out') return <SignIn notice={state.notice} onSignedIn={(session) => setState({ kind: 'signed-in', session })} />
@@ -68,7 +73,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main">{page.path === 'lists' ? <ListsPage /> : <NotBuilt title={page.title} />}</main>
+      <main id="main">{page.path !== 'lists' ? <NotBuilt title={page.title} /> : listId === undefined ? <ListsPage /> : <ContactsPage key={listId} listId={listId} />}</main>
     </div>
   )
 }

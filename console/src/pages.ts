@@ -20,8 +20,14 @@ export const PAGES: PageEntry[] = [
   { path: 'viber', title: 'Viber', built: false },
 ]
 
-/** The page the hash names (#/lists), or the first built one. */
+/** The page the hash names (#/lists; #/lists/12 is a list's contacts, under Lists), or the first built one. */
 export function pageOf(hash: string): PageEntry {
-  const path = hash.replace(/^#\/?/, '')
+  const path = hash.replace(/^#\/?/, '').split('/')[0]
   return PAGES.find((p) => p.path === path) ?? PAGES.find((p) => p.built) ?? PAGES[0]!
+}
+
+/** The list whose contacts the hash names (#/lists/12 → 12), if any. */
+export function listIdOf(hash: string): number | undefined {
+  const match = /^#\/lists\/([1-9]\d{0,15})$/.exec(hash)
+  return match ? Number(match[1]) : undefined
 }

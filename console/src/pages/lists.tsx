@@ -1,8 +1,8 @@
 // Mailing lists with their contact counts: create, rename, delete (after a confirmation), a page of 100 at a time,
-// all through the public API (GET/POST /addressbooks, PUT/DELETE /addressbooks/{id}).
-import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { api, ApiError } from '../api.js'
+// each name leading to the list's contacts (contacts.tsx), all through the public API (GET/POST /addressbooks, PUT/DELETE /addressbooks/{id}).
+import { useEffect, useState } from 'preact/hooks'
+import { api } from '../api.js'
+import { Dialog, messageOf } from '../parts/dialog.js'
 
 /** The API's largest page of lists (src/api/routes/addressbooks.ts MAX_PAGE). */
 const PAGE_SIZE = 100
@@ -85,7 +85,9 @@ export function ListsPage() {
             <tbody>
               {books.map((book) => (
                 <tr key={book.id}>
-                  <th scope="row">{book.name}</th>
+                  <th scope="row">
+                    <a href={`#/lists/${book.id}`}>{book.name}</a>
+                  </th>
                   <td class="num" data-label="Contacts">
                     {book.all_email_qty.toLocaleString('en')}
                   </td>
@@ -158,21 +160,6 @@ function CreateList({ onCreate }: { onCreate: (name: string) => Promise<boolean>
   )
 }
 
-/** A modal <dialog>: focus moves into it, Escape closes it, the page behind is inert. */
-function Dialog({ title, onCancel, children }: { title: string; onCancel: () => void; children: ComponentChildren }) {
-  const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    ref.current?.showModal()
-    return () => ref.current?.close()
-  }, [])
-  return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onCancel={onCancel}>
-      <h2 id="dialog-title">{title}</h2>
-      {children}
-    </dialog>
-  )
-}
-
 function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name: string) => Promise<boolean>; onCancel: () => void }) {
   const submit = (event: Event) => {
     event.preventDefault()
@@ -213,8 +200,4 @@ function ConfirmDelete({ book, onDelete, onCancel }: { book: Book; onDelete: () 
       </div>
     </Dialog>
   )
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof ApiError ? err.message : 'The server could not be reached.'
 }
