@@ -1,5 +1,6 @@
-// Adding contacts in bulk (API imports of 10,000 a request, `tidings import`): one upsert per batch, with a
-// dialect-specific fast path, keeping contact_counts in the same transaction. Contacts travel as columns (see
+// Adding contacts (POST /addressbooks/{id}/emails of 2 contacts as well as API imports of 10,000 a request and
+// `tidings import`): one upsert per batch, with a dialect-specific path, keeping contact_counts in the same
+// transaction. Contacts travel as columns (see
 // services/audience/contact-input.ts ContactColumns), and come back as columns of the same positions.
 import { sql, type Kysely } from 'kysely'
 import type SQLite from 'better-sqlite3'
@@ -43,6 +44,13 @@ export interface UpsertedRows {
   added: number
 }
 
+/**
+ * Which PostgreSQL path a batch takes: up to `plainMax` contacts, one INSERT of arrays (`unnest`); above, COPY
+ * through a staging table. Measured (docs/benchmarks.md, "Small adds"): FILLED_IN_BELOW. Tests and
+ * bench/contact-adds.ts set it to drive one path; nothing else changes it.
+ */
+export const upsertPaths = { plainMax: 200 }
+
 /** Rows per UPDATE on SQLite: 3 parameters each stays under SQLite's 32,766-parameter limit. */
 const SQLITE_CHUNK = 1000
 
@@ -57,7 +65,11 @@ export async function upsertContacts(db: Kysely<Database>, batch: UpsertBatch): 
     // Contacts already in the list that get their first phone move to the with-phone count.
     const phoned = batch.contacts.emails.filter((_, i) => batch.contacts.phones[i] !== null)
     const gainingPhone = phoned.length > 0 ? await lockPhoneless(tx, batch.bookId, phoned) : []
-    const rows = isPostgres(tx) ? await upsertOnPostgres(tx, batch) : await upsertOnSqlite(tx, batch, sqliteHandleOf(tx))
+    const rows = !isPostgres(tx)
+      ? await upsertOnSqlite(tx, batch, sqliteHandleOf(tx))
+      : size <= upsertPaths.plainMax
+        ? await upsertOnPostgresPlain(tx, batch)
+        : await upsertOnPostgres(tx, batch)
     // New rows all have the batch's status: two counters say how many with and without a phone.
     let newWithPhone = 0
     for (let i = 0; i < size; i++) if (rows.inserted[i] && batch.contacts.phones[i] !== null) newWithPhone++
@@ -107,15 +119,43 @@ async function upsertOnPostgres(db: Kysely<Database>, batch: UpsertBatch): Promi
   for (let i = 0; i < emails.length; i++) text += copyRow([i, emails[i]!, phones[i]!, variables[i]!])
   await copyFrom(db, COPY_STAGING, text)
   // In the order given, so that ids follow it as they do on SQLite (pages list contacts by id).
-  const { rows: upserted } = await sql<{ id: number; email: string; status: number; inserted: boolean }>`
+  const { rows: upserted } = await sql<UpsertedRow>`
     insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
     select ${batch.accountId}, ${batch.bookId}, s.email, ${batch.status}, s.phone, s.variables, ${batch.source}, ${batch.now}, ${batch.now}
     from contact_staging s order by s.position
-    on conflict (address_book_id, email) do update set
+    ${ON_CONFLICT}`.execute(db)
+  return rowsAtPositions(emails, upserted)
+}
+
+// A small batch goes in as three array parameters of one statement: no staging table to create, fill and
+// truncate at commit, one round trip instead of three. The arrays cost more to send and parse than COPY text
+// as batches grow, hence upsertPaths.plainMax.
+async function upsertOnPostgresPlain(db: Kysely<Database>, batch: UpsertBatch): Promise<UpsertedRows> {
+  const { emails, phones, variables } = batch.contacts
+  const { rows: upserted } = await sql<UpsertedRow>`
+    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+    select ${batch.accountId}, ${batch.bookId}, s.email, ${batch.status}, s.phone, s.variables, ${batch.source}, ${batch.now}, ${batch.now}
+    from unnest(${emails}::text[], ${phones}::text[], ${variables}::text[]) with ordinality as s(email, phone, variables, position)
+    order by s.position
+    ${ON_CONFLICT}`.execute(db)
+  return rowsAtPositions(emails, upserted)
+}
+
+interface UpsertedRow {
+  id: number
+  email: string
+  status: number
+  inserted: boolean
+}
+
+/** Both PostgreSQL paths: variables merged (new values win), a given phone replaces, the status is kept. */
+const ON_CONFLICT = sql`on conflict (address_book_id, email) do update set
       variables = (contacts.variables::jsonb || excluded.variables::jsonb)::text,
       phone = coalesce(excluded.phone, contacts.phone),
       updated_at = excluded.updated_at
-    returning id, email, status, (xmax = 0) as inserted`.execute(db)
+    returning id, email, status, (xmax = 0) as inserted`
+
+function rowsAtPositions(emails: readonly string[], upserted: readonly UpsertedRow[]): UpsertedRows {
   const positionOf = new Map(emails.map((email, i) => [email, i]))
   const rows = emptyRows(emails.length)
   for (const r of upserted) {
