@@ -8,6 +8,7 @@ import { copyFrom, sqliteHandleOf } from '../db.js'
 import { copyRow } from '../copy-text.js'
 import type { Database } from '../tables.js'
 import { isPostgres } from '../dialect.js'
+import { compiledOnce } from '../prepared-query.js'
 import { applyCountChanges, type CountChange } from './contact-counts.js'
 import { LOOKUP_CHUNK, forChange, inTransaction } from './contacts.js'
 
@@ -46,10 +47,12 @@ export interface UpsertedRows {
 
 /**
  * Which PostgreSQL path a batch takes: up to `plainMax` contacts, one INSERT of arrays (`unnest`); above, COPY
- * through a staging table. Measured (docs/benchmarks.md, "Small adds"): FILLED_IN_BELOW. Tests and
- * bench/contact-adds.ts set it to drive one path; nothing else changes it.
+ * through a staging table. Measured with bench/contact-adds.ts (docs/benchmarks.md, "Issue 20: small adds"): the
+ * plain path costs less of both Node's and PostgreSQL's CPU up to 1,000 contacts (an add of 2: about 0.35 ms less
+ * of each); at 3,000 PostgreSQL's cost is the same, and at 10,000 (an API import) the arrays cost Node 15 % more
+ * than COPY text. Tests and the benchmark set it to drive one path; nothing else changes it.
  */
-export const upsertPaths = { plainMax: 200 }
+export const upsertPaths = { plainMax: 1000 }
 
 /** Rows per UPDATE on SQLite: 3 parameters each stays under SQLite's 32,766-parameter limit. */
 const SQLITE_CHUNK = 1000
@@ -104,43 +107,6 @@ function emptyRows(size: number): UpsertedRows {
   return { ids: new Array<number>(size), statuses: new Array<number>(size), inserted: new Array<boolean>(size).fill(false), added: 0 }
 }
 
-// The batch is copied into a temporary table (COPY is PostgreSQL's fastest way in: no parameters to parse, no
-// array literals), then moved into contacts by one upsert; `xmax = 0` is true only for rows it inserted. The
-// table lives as long as the connection and is emptied at every commit (and here, in case a transaction
-// copies twice); creating it when it exists costs a notice.
-const STAGING = sql.raw(`create temp table if not exists contact_staging (position integer not null, email text not null, phone text, variables text not null)
-  on commit delete rows; delete from contact_staging`)
-const COPY_STAGING = 'copy contact_staging (position, email, phone, variables) from stdin'
-
-async function upsertOnPostgres(db: Kysely<Database>, batch: UpsertBatch): Promise<UpsertedRows> {
-  const { emails, phones, variables } = batch.contacts
-  await STAGING.execute(db)
-  let text = ''
-  for (let i = 0; i < emails.length; i++) text += copyRow([i, emails[i]!, phones[i]!, variables[i]!])
-  await copyFrom(db, COPY_STAGING, text)
-  // In the order given, so that ids follow it as they do on SQLite (pages list contacts by id).
-  const { rows: upserted } = await sql<UpsertedRow>`
-    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
-    select ${batch.accountId}, ${batch.bookId}, s.email, ${batch.status}, s.phone, s.variables, ${batch.source}, ${batch.now}, ${batch.now}
-    from contact_staging s order by s.position
-    ${ON_CONFLICT}`.execute(db)
-  return rowsAtPositions(emails, upserted)
-}
-
-// A small batch goes in as three array parameters of one statement: no staging table to create, fill and
-// truncate at commit, one round trip instead of three. The arrays cost more to send and parse than COPY text
-// as batches grow, hence upsertPaths.plainMax.
-async function upsertOnPostgresPlain(db: Kysely<Database>, batch: UpsertBatch): Promise<UpsertedRows> {
-  const { emails, phones, variables } = batch.contacts
-  const { rows: upserted } = await sql<UpsertedRow>`
-    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
-    select ${batch.accountId}, ${batch.bookId}, s.email, ${batch.status}, s.phone, s.variables, ${batch.source}, ${batch.now}, ${batch.now}
-    from unnest(${emails}::text[], ${phones}::text[], ${variables}::text[]) with ordinality as s(email, phone, variables, position)
-    order by s.position
-    ${ON_CONFLICT}`.execute(db)
-  return rowsAtPositions(emails, upserted)
-}
-
 interface UpsertedRow {
   id: number
   email: string
@@ -166,6 +132,50 @@ function rowsAtPositions(emails: readonly string[], upserted: readonly UpsertedR
     if (r.inserted) rows.added++
   }
   return rows
+}
+
+// The batch is copied into a temporary table (COPY is PostgreSQL's fastest way in: no parameters to parse, no
+// array literals), then moved into contacts by one upsert; `xmax = 0` is true only for rows it inserted. The
+// table lives as long as the connection and is emptied at every commit (and here, in case a transaction
+// copies twice); creating it when it exists costs a notice.
+const STAGING = sql.raw(`create temp table if not exists contact_staging (position integer not null, email text not null, phone text, variables text not null)
+  on commit delete rows; delete from contact_staging`)
+const COPY_STAGING = 'copy contact_staging (position, email, phone, variables) from stdin'
+
+async function upsertOnPostgres(db: Kysely<Database>, batch: UpsertBatch): Promise<UpsertedRows> {
+  const { emails, phones, variables } = batch.contacts
+  await STAGING.execute(db)
+  let text = ''
+  for (let i = 0; i < emails.length; i++) text += copyRow([i, emails[i]!, phones[i]!, variables[i]!])
+  await copyFrom(db, COPY_STAGING, text)
+  // In the order given, so that ids follow it as they do on SQLite (pages list contacts by id).
+  const { rows: upserted } = await sql<UpsertedRow>`
+    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+    select ${batch.accountId}, ${batch.bookId}, s.email, ${batch.status}, s.phone, s.variables, ${batch.source}, ${batch.now}, ${batch.now}
+    from contact_staging s order by s.position
+    ${ON_CONFLICT}`.execute(db)
+  return rowsAtPositions(emails, upserted)
+}
+
+// A small batch goes in as three array parameters of one statement: no staging table to create, fill and
+// truncate at commit, one round trip instead of three. Its text never changes: a named prepared statement,
+// planned once per connection. The arrays cost more to send and parse than COPY text as batches grow, hence
+// upsertPaths.plainMax.
+const plainUpsert = compiledOnce<UpsertedRow>(
+  (_db, [accountId, bookId, status, source, createdAt, updatedAt, emails, phones, variables]) => sql`
+    insert into contacts (account_id, address_book_id, email, status, phone, variables, source, created_at, updated_at)
+    select ${accountId}, ${bookId}, s.email, ${status}, s.phone, s.variables, ${source}, ${createdAt}, ${updatedAt}
+    from unnest(${emails}::text[], ${phones}::text[], ${variables}::text[]) with ordinality as s(email, phone, variables, position)
+    order by s.position
+    ${ON_CONFLICT}`,
+  { named: true },
+)
+
+async function upsertOnPostgresPlain(db: Kysely<Database>, batch: UpsertBatch): Promise<UpsertedRows> {
+  const { emails, phones, variables } = batch.contacts
+  const { accountId, bookId, status, source, now } = batch
+  const { rows: upserted } = await plainUpsert(db, [accountId, bookId, status, source, now, now, emails, phones, variables])
+  return rowsAtPositions(emails, upserted)
 }
 
 // SQLite has no xmax. New rows come from an INSERT that skips existing addresses, one prepared statement run
