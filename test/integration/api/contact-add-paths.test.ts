@@ -46,6 +46,8 @@ async function runScenario(t: TestApp): Promise<{ answers: unknown[]; tables: Re
       'black@example.com',
       'not an address',
       { email: 'fresh@example.com', variables: { name: 'Fresh', Phone: '+1 202 555 0143' } },
+      // What an array literal must quote: quotes, braces, commas, backslashes, a bare NULL, spaces, non-ASCII.
+      { email: 'odd+tag@example.com', variables: { note: 'a "quoted", {braced} \\ back\\slash, ünï', word: 'NULL', blank: ' ' } },
     ],
   })
   // A larger small batch: half of it already there.
@@ -79,6 +81,7 @@ for (const dialect of DIALECTS) {
       upsertPaths.plainMax = 0
       const large = await runScenario(bulk)
       assert.ok(small.tables.events!.length >= 10, 'the new_emails events are recorded')
+      assert.ok(small.tables.contacts!.some((row) => row.includes('odd+tag@example.com') && row.includes('{braced}')), 'the odd values are stored')
       assert.deepEqual(small.answers, large.answers)
       for (const table of Object.keys(small.tables)) assert.deepEqual(small.tables[table], large.tables[table], table)
     })
