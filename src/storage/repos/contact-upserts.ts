@@ -1,7 +1,7 @@
 // Adding contacts (POST /addressbooks/{id}/emails of 2 contacts as well as API imports of 10,000 a request and
 // `tidings import`): one upsert per batch, with a dialect-specific path, keeping contact_counts in the same
-// transaction. Contacts travel as columns (see
-// services/audience/contact-input.ts ContactColumns), and come back as columns of the same positions.
+// transaction. Contacts travel as columns (see services/audience/contact-input.ts ContactColumns), and come back
+// as columns of the same positions.
 import { sql, type Kysely } from 'kysely'
 import type SQLite from 'better-sqlite3'
 import { copyFrom, sqliteHandleOf } from '../db.js'
@@ -47,10 +47,10 @@ export interface UpsertedRows {
 
 /**
  * Which PostgreSQL path a batch takes: up to `plainMax` contacts, one INSERT of arrays (`unnest`); above, COPY
- * through a staging table. Measured with bench/contact-adds.ts (docs/benchmarks.md, "Issue 20: small adds"): the
- * plain path costs less of both Node's and PostgreSQL's CPU up to 1,000 contacts (an add of 2: about 0.35 ms less
- * of each); at 3,000 PostgreSQL's cost is the same, and at 10,000 (an API import) the arrays cost Node 15 % more
- * than COPY text. Tests and the benchmark set it to drive one path; nothing else changes it.
+ * through a staging table. Measured with bench/contact-adds.ts (docs/benchmarks.md, "Small adds"): the plain path
+ * costs less of both Node's and PostgreSQL's CPU up to 1,000 contacts (an add of 2: 0.25–0.35 ms less of Node's,
+ * 0.4–0.55 ms less of PostgreSQL's); at 3,000 PostgreSQL's cost is the same, and at 10,000 (an API import) the
+ * arrays cost Node 8–16 % more than COPY text. Tests and the benchmark set it to drive one path; nothing else changes it.
  */
 export const upsertPaths = { plainMax: 1000 }
 
