@@ -89,15 +89,16 @@ function compile<P, Row>(db: Kysely<Database>, build: (db: Kysely<Database>, par
 /**
  * `build(db, args)` must use each of `args` once, as a parameter, in their order. It runs once per database; later
  * calls run its compiled form with their own arguments. Only for queries whose text never depends on their
- * arguments.
+ * arguments. `named`: on PostgreSQL, a named prepared statement too (planned once per connection).
  */
-export function compiledOnce<R>(build: (db: Kysely<Database>, args: readonly unknown[]) => Compilable<R> | RawBuilder<R>) {
+export function compiledOnce<R>(build: (db: Kysely<Database>, args: readonly unknown[]) => Compilable<R> | RawBuilder<R>, options: { named?: boolean } = {}) {
   const compiledFor = oncePerDatabase((db, firstArgs: readonly unknown[]): CompiledQuery<R> => {
     const built = build(db, firstArgs)
     const query = 'isRawBuilder' in built ? built.compile(db) : built.compile()
     if (query.parameters.length !== firstArgs.length || query.parameters.some((p, i) => p !== firstArgs[i])) {
       throw new Error(`a query compiled once must take its arguments as its parameters, in order: ${query.sql}`)
     }
+    if (options.named && isPostgres(db)) nameStatement(query.sql)
     return query
   })
   return (db: Kysely<Database>, args: readonly unknown[]): Promise<QueryResult<R>> => {

@@ -1,20 +1,25 @@
-// The bulk upsert of contacts (PostgreSQL: COPY into a per-connection staging table, then one upsert; SQLite:
-// prepared inserts): a batch that fails leaves nothing behind and the connection serves the next one, and
-// batches never see each other's rows, in one transaction or on one pooled connection after another.
+// The bulk upsert of contacts (PostgreSQL: COPY into a per-connection staging table, then one upsert, or for a
+// small batch one INSERT of arrays; SQLite: prepared inserts): a batch that fails leaves nothing behind and the
+// connection serves the next one, and batches never see each other's rows, in one transaction or on one pooled
+// connection after another. On PostgreSQL each path is forced in turn (upsertPaths).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Kysely } from 'kysely'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
-import { contactColumns, upsertContacts, type UpsertBatch } from '../../../src/storage/repos/contact-upserts.js'
+import { contactColumns, upsertContacts, upsertPaths, type UpsertBatch } from '../../../src/storage/repos/contact-upserts.js'
 import * as books from '../../../src/storage/repos/address-books.js'
 import type { Database } from '../../../src/storage/tables.js'
 
-for (const dialect of DIALECTS) {
-  describe(`bulk contact upserts on ${dialect}`, () => {
+const PATHS = { plain: Infinity, bulk: 0 }
+const DEFAULT_PLAIN_MAX = upsertPaths.plainMax
+
+for (const dialect of DIALECTS) for (const [path, plainMax] of Object.entries(dialect === 'postgres' ? PATHS : { one: DEFAULT_PLAIN_MAX })) {
+  describe(`bulk contact upserts on ${dialect}, ${path} path`, () => {
     let database: TestDatabase
     let db: Kysely<Database>
     let accountId: number
     before(async () => {
+      upsertPaths.plainMax = plainMax
       database = await createTestDatabase(dialect)
       db = database.storage.db
       const now = Date.now()
@@ -25,7 +30,10 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       accountId = Number(account.id)
     })
-    after(() => database.drop())
+    after(async () => {
+      upsertPaths.plainMax = DEFAULT_PLAIN_MAX
+      await database.drop()
+    })
 
     const batch = (bookId: number, emails: string[], variables = '{}'): UpsertBatch => ({
       accountId,
