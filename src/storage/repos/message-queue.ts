@@ -143,7 +143,9 @@ export async function accountsInTurn(db: Kysely<Database>, walk: { channel: Camp
   const nextAfter = (account: RawBuilder<unknown>) => sql`(select m.account_id from messages m where ${queued} and m.account_id > ${account} order by m.account_id limit 1)`
   const max = sql`cast(${walk.max} as integer)`
   const after = sql`cast(${walk.after} as bigint)`
-  const { rows } = await sql<{ account_id: number | string; due: number | boolean }>`
+  // `due` is the account's first claimable message, in the index's order: as an EXISTS, PostgreSQL chose to look for
+  // one in a scan of the table, which reads all of it for an account whose messages are all leased or later.
+  const { rows } = await sql<{ account_id: number | string; due: number | string | null }>`
     with recursive
       later(account_id, step) as (
         select ${nextAfter(after)}, 1
@@ -160,12 +162,13 @@ export async function accountsInTurn(db: Kysely<Database>, walk: { channel: Camp
         union all
         select account_id, ${max} + step from earlier where account_id is not null and account_id <= ${after}
       )
-    select walk.account_id, exists (
-      select 1 from messages m
+    select walk.account_id, (
+      select m.id from messages m
       where ${queued} and m.account_id = walk.account_id and m.next_attempt_at <= ${walk.now} and (m.locked_until is null or m.locked_until < ${walk.now})
+      order by m.next_attempt_at, m.id limit 1
     ) as due
     from walk order by walk.turn limit ${max}`.execute(db)
-  return rows.map((row) => ({ accountId: Number(row.account_id), due: row.due === true || Number(row.due) === 1 }))
+  return rows.map((row) => ({ accountId: Number(row.account_id), due: row.due !== null }))
 }
 
 /** Up to `limit` due messages of one account, taken in its turn. */
