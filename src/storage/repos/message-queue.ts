@@ -4,6 +4,7 @@ import { sql, type Kysely, type RawBuilder, type UpdateObject } from 'kysely'
 import type { Database } from '../tables.js'
 import { isPostgres } from '../dialect.js'
 import { leaseFree, skippingLocked } from './leases.js'
+import { prepareQuery } from '../prepared-query.js'
 import { CONTACT_STATUS } from './contacts.js'
 import { CAPTURED, MESSAGE_STATUS, UNFINISHED, toMessage, type MessageRow } from './messages.js'
 import type { CampaignChannel } from './campaigns.js'
@@ -139,37 +140,47 @@ export interface AccountInTurn {
  * costs the same whatever the accounts queued: never a read of every due row.
  */
 export async function accountsInTurn(db: Kysely<Database>, walk: { channel: CampaignChannel; now: number; after: number; max: number }): Promise<AccountInTurn[]> {
-  const queued = sql`m.queued = 1 and m.channel = ${walk.channel}`
-  const nextAfter = (account: RawBuilder<unknown>) => sql`(select m.account_id from messages m where ${queued} and m.account_id > ${account} order by m.account_id limit 1)`
-  const max = sql`cast(${walk.max} as integer)`
-  const after = sql`cast(${walk.after} as bigint)`
-  // `due` is the account's first claimable message, in the index's order: as an EXISTS, PostgreSQL chose to look for
-  // one in a scan of the table, which reads all of it for an account whose messages are all leased or later.
-  const { rows } = await sql<{ account_id: number | string; due: number | string | null }>`
-    with recursive
-      later(account_id, step) as (
-        select ${nextAfter(after)}, 1
-        union all
-        select ${nextAfter(sql`later.account_id`)}, step + 1 from later where later.account_id is not null and step < ${max}
-      ),
-      earlier(account_id, step) as (
-        select ${nextAfter(sql`cast(-1 as bigint)`)}, 1
-        union all
-        select ${nextAfter(sql`earlier.account_id`)}, step + 1 from earlier where earlier.account_id is not null and earlier.account_id < ${after} and step < ${max}
-      ),
-      walk(account_id, turn) as (
-        select account_id, step from later where account_id is not null
-        union all
-        select account_id, ${max} + step from earlier where account_id is not null and account_id <= ${after}
-      )
-    select walk.account_id, (
-      select m.id from messages m
-      where ${queued} and m.account_id = walk.account_id and m.next_attempt_at <= ${walk.now} and (m.locked_until is null or m.locked_until < ${walk.now})
-      order by m.next_attempt_at, m.id limit 1
-    ) as due
-    from walk order by walk.turn limit ${max}`.execute(db)
+  const rows = await accountsInTurnQuery.execute(db, walk)
   return rows.map((row) => ({ accountId: Number(row.account_id), due: row.due !== null }))
 }
+
+// Compiled once, and on PostgreSQL planned once per connection: building and compiling it cost ~0.3 ms of the
+// worker's CPU per claim (6 µs a message), and planning it ~0.5 ms of PostgreSQL's.
+const accountsInTurnQuery = prepareQuery<{ channel: CampaignChannel; now: number; after: number; max: number }, { account_id: number | string; due: number | string | null }>(
+  (db, param) => {
+    const queued = sql`m.queued = 1 and m.channel = ${param('channel')}`
+    const nextAfter = (account: RawBuilder<unknown>) => sql`(select m.account_id from messages m where ${queued} and m.account_id > ${account} order by m.account_id limit 1)`
+    const max = sql`cast(${param('max')} as integer)`
+    const after = sql`cast(${param('after')} as bigint)`
+    const now = sql`cast(${param('now')} as bigint)`
+    // `due` is the account's first claimable message, in the index's order: as an EXISTS, PostgreSQL chose to look
+    // for one in a scan of the table, which reads all of it for an account whose messages are all leased or later.
+    const query = sql<{ account_id: number | string; due: number | string | null }>`
+      with recursive
+        later(account_id, step) as (
+          select ${nextAfter(after)}, 1
+          union all
+          select ${nextAfter(sql`later.account_id`)}, step + 1 from later where later.account_id is not null and step < ${max}
+        ),
+        earlier(account_id, step) as (
+          select ${nextAfter(sql`cast(-1 as bigint)`)}, 1
+          union all
+          select ${nextAfter(sql`earlier.account_id`)}, step + 1 from earlier where earlier.account_id is not null and earlier.account_id < ${after} and step < ${max}
+        ),
+        walk(account_id, turn) as (
+          select account_id, step from later where account_id is not null
+          union all
+          select account_id, ${max} + step from earlier where account_id is not null and account_id <= ${after}
+        )
+      select walk.account_id, (
+        select m.id from messages m
+        where ${queued} and m.account_id = walk.account_id and m.next_attempt_at <= ${now} and (m.locked_until is null or m.locked_until < ${now})
+        order by m.next_attempt_at, m.id limit 1
+      ) as due
+      from walk order by walk.turn limit ${max}`
+    return { compile: () => query.compile(db) }
+  },
+)
 
 /** Up to `limit` due messages of one account, taken in its turn. */
 export interface AccountTurn {
