@@ -8,7 +8,7 @@
 // A claim is never bigger than the units in hand (a chunk at most), so a worker sends a steady trickle, not a batch of
 // 200 and then 4 s of silence at 50/s. An SMS counts its parts, known only once claimed: a batch may overspend what
 // was in hand, and the debt is taken from the shared bucket before the next claim.
-// A worker whose take came back short knows when the shared bucket holds one unit again, and asks no sooner.
+// A worker whose take came back short knows when the shared bucket holds a chunk again, and asks no sooner.
 import * as buckets from '../storage/repos/send-rate-buckets.js'
 import type { Deps } from '../services/types.js'
 
@@ -20,7 +20,7 @@ const MAX_ACCOUNTS = 10_000
 interface LocalBucket {
   /** Units taken from the shared bucket and not spent yet; below 0, spent ahead of taking (an SMS's parts). */
   inHand: number
-  /** Until then (epoch ms) the shared bucket holds less than one unit. */
+  /** Until then (epoch ms) the shared bucket holds less than a chunk. */
   emptyUntil: number
   /** The take in flight, which every claim of this bucket waits for. */
   taking: Promise<void> | undefined
@@ -76,8 +76,10 @@ export class SendRate {
     const want = this.chunk + Math.max(0, Math.ceil(-bucket.inHand))
     const taken = await buckets.takeSendTokens(this.deps.db, { channel: this.channel, accountId, ratePerSecond: this.ratePerSecond, capacity: this.capacity }, want, now)
     bucket.inHand += taken.granted
-    // Short: less than one unit is left until the rate refills the rest of it.
-    if (taken.granted < want) bucket.emptyUntil = now + Math.max(1, Math.ceil((1_000_000 - taken.microTokensLeft) / taken.microPerMs))
+    // Short: the next take waits until the shared bucket holds a whole chunk again. Asked as soon as it held one unit,
+    // each take got 1 or 2, and a round of claim, send and record per message or two (~50 ms here) held two workers
+    // at 50/s to 43/s.
+    if (taken.granted < want) bucket.emptyUntil = now + Math.max(1, Math.ceil((this.chunk * 1_000_000 - taken.microTokensLeft) / taken.microPerMs))
   }
 
   private bucketOf(accountId: number): LocalBucket {
