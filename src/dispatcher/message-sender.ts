@@ -148,7 +148,8 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
   private async pollRound(): Promise<number> {
     const round = await this.round()
     if (round.waitMs > 0) {
-      await sleep(Math.min(round.waitMs, MAX_RATE_WAIT_MS), undefined, { ref: false })
+      // Ref'd, as a round in flight is: stop() waits for this round, and an unref'd sleep let the process end under it.
+      await sleep(Math.min(round.waitMs, MAX_RATE_WAIT_MS))
       return 1
     }
     return round.more ? 1 : 0
