@@ -58,12 +58,12 @@ export function emailDriver(deps: Deps, channel: EmailChannel): ChannelDriver<Pr
   }
 }
 
-export type EmailSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond'>
+export type EmailSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond' | 'accountRatePerSecond'>
 
 /**
  * The email campaign sender. Two batches of 50 in flight keep a pool of 10 connections busy; more only grows
  * the heap (measured in docs/benchmarks.md: 4 × 100 sent 7% more a second for 120 MiB more RSS).
  */
 export function emailSender(deps: Deps, channel: EmailChannel, options: EmailSenderOptions = {}): MessageSender<PreparedCampaign, OutboundEmail, SendResult, EmailOutcome> {
-  return new MessageSender(deps, emailDriver(deps, channel), { batchSize: 50, parallelBatches: 2, ...options, ratePerSecond: deps.config.emailRatePerSecond })
+  return new MessageSender(deps, emailDriver(deps, channel), { batchSize: 50, parallelBatches: 2, ...options, ratePerSecond: deps.config.emailRatePerSecond, accountRatePerSecond: deps.config.emailAccountRatePerSecond })
 }

@@ -1,12 +1,12 @@
 // Sends campaign messages of one channel (ARCHITECTURE.md "The sending model"): claims the channel's due rows in
-// batches with a lease, renders each for its recipient, sends the batch under the rate limit, and records every
-// result. What differs between channels (rendering, the connection, what an answer means, what it changes
-// beyond the message row) is the channel's driver (email-driver.ts, sms-driver.ts); the queue, the lease, the
-// retry rule and the ledger are this one file's, whatever the channel. The lease is renewed while a batch is in
-// flight (lease-keeper.ts); a dead worker's rows are claimed again when its lease ends, so delivery is at least
-// once, with duplicates limited to the batch in flight.
+// batches with a lease (accounts in turn, within the send rates: fair-claim.ts, send-rate.ts), renders each for its
+// recipient, sends the batch, and records every result. What differs between channels (rendering, the connection,
+// what an answer means, what it changes beyond the message row) is the channel's driver (email-driver.ts,
+// sms-driver.ts); the queue, the lease, the retry rule and the ledger are this one file's, whatever the channel. The
+// lease is renewed while a batch is in flight (lease-keeper.ts); a dead worker's rows are claimed again when its
+// lease ends, so delivery is at least once, with duplicates limited to the batch in flight.
 import { randomUUID } from 'node:crypto'
-import { setImmediate as nextTurn } from 'node:timers/promises'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
 import * as campaignsRepo from '../storage/repos/campaigns.js'
@@ -16,7 +16,8 @@ import type { Database } from '../storage/tables.js'
 import { finishIfDone } from '../services/sending/campaign-status.js'
 import { settleCharge } from '../services/sending/settlement.js'
 import { signingKey } from '../tracking/signing-key.js'
-import { RateLimiter } from '../lib/rate-limiter.js'
+import { SendRate } from './send-rate.js'
+import { FairClaim } from './fair-claim.js'
 import type { Deps } from '../services/types.js'
 import { nextAttemptAt } from './jobs.js'
 import { Poller } from './poller.js'
@@ -65,9 +66,22 @@ export interface MessageSenderOptions {
   parallelBatches?: number
   leaseMs?: number
   maxAttempts?: number
-  /** Units (messages, SMS parts) a second at most; 0 for no limit. */
+  /** Units (messages, SMS parts) a second at most, all workers and accounts together; 0 for no limit. */
   ratePerSecond: number
+  /** Units a second at most for each account, all workers together; 0 (the default) for no limit. */
+  accountRatePerSecond?: number
 }
+
+/** A claim's round for the pollers: how many it claimed, whether more may be due now, or when tokens come back. */
+interface Round {
+  claimed: number
+  more: boolean
+  /** Nothing more may go before this many ms have passed (a rate's bucket is empty); 0: see `more`. */
+  waitMs: number
+}
+
+/** The longest a poller sleeps for a rate's bucket to refill before it asks again (stop() waits for the sleep). */
+const MAX_RATE_WAIT_MS = 250
 
 /** A batch sent: the outcomes of messages that ended unsent, and of those sent. */
 interface Batch<Prepared, O> {
@@ -97,7 +111,9 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly maxAttempts: number
-  private readonly limiter: RateLimiter
+  private readonly rate: SendRate
+  private readonly claims: FairClaim
+  private readonly pollMs: number
 
   constructor(
     private readonly deps: Deps,
@@ -108,9 +124,13 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     this.batchSize = options.batchSize ?? 50
     this.leaseMs = options.leaseMs ?? deps.config.sendLeaseSeconds * 1000
     this.maxAttempts = options.maxAttempts ?? 8
-    this.limiter = new RateLimiter(options.ratePerSecond)
-    const poll = { pollMs: options.pollMs ?? 250, full: this.batchSize, log: this.log, what: `sending ${driver.channel} messages`, outage: new OutagePacing(this.log) }
-    this.pollers = Array.from({ length: options.parallelBatches ?? 2 }, () => new Poller(() => this.sendDue(), poll))
+    this.rate = new SendRate(deps, driver.channel, options.ratePerSecond)
+    this.claims = new FairClaim(deps, driver.channel, new SendRate(deps, driver.channel, options.accountRatePerSecond ?? 0), (message) => driver.units(message))
+    this.pollMs = options.pollMs ?? 250
+    // A round is "full" (polled again at once) when more may be due, whatever its size: a claim limited by a rate,
+    // or by accounts with a few messages each, takes less than a batch while more waits.
+    const poll = { pollMs: this.pollMs, full: 1, log: this.log, what: `sending ${driver.channel} messages`, outage: new OutagePacing(this.log) }
+    this.pollers = Array.from({ length: options.parallelBatches ?? 2 }, () => new Poller(() => this.pollRound(), poll))
   }
 
   start(): void {
@@ -123,10 +143,29 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
 
   /** Claims one batch of due messages, sends it and records the results; returns how many were claimed. */
   async sendDue(): Promise<number> {
+    return (await this.round()).claimed
+  }
+
+  /** A poller's round: after a rate's empty bucket, it sleeps until the bucket refills and comes back at once. */
+  private async pollRound(): Promise<number> {
+    const round = await this.round()
+    if (round.waitMs > 0) {
+      // Ref'd, as a round in flight is: stop() waits for this round, and an unref'd sleep let the process end under it.
+      await sleep(Math.min(round.waitMs, MAX_RATE_WAIT_MS))
+      return 1
+    }
+    return round.more ? 1 : 0
+  }
+
+  private async round(): Promise<Round> {
     const now = this.deps.now()
+    // The channel's rate first: a claim is never bigger than what it lets go now (a tenth of a second's worth).
+    const allowance = Math.min(this.batchSize, await this.rate.allowance())
+    if (allowance < 1) return { claimed: 0, more: false, waitMs: Math.max(1, this.rate.waitMs()) }
     const token = randomUUID()
-    const claimed = await messageQueue.claimDue(this.deps.db, { channel: this.driver.channel, now, limit: this.batchSize, leaseUntil: now + this.leaseMs, token })
-    if (claimed.length === 0) return 0
+    const { claimed, more, retryInMs } = await this.claims.claim({ now, limit: allowance, leaseUntil: now + this.leaseMs, token })
+    this.rate.spend(claimed.reduce((sum, message) => sum + this.driver.units(message), 0))
+    if (claimed.length === 0) return { claimed: 0, more, waitMs: more ? 0 : retryInMs }
     const lease: messageQueue.MessageLease = { token, ids: claimed.map((m) => m.id) }
     // On SQLite nothing in a round waits for the network: without these turns of the event loop, requests (an open
     // pixel) waited for whole rounds of both batches in flight, claim, rendering and recording.
@@ -134,10 +173,10 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
     const batch = await whileLeased({ leaseMs: this.leaseMs, renew: () => this.renew(lease), log: this.log }, () => this.send(claimed))
     await nextTurn()
     await this.record(lease, batch)
-    return claimed.length
+    return { claimed: claimed.length, more, waitMs: more ? 0 : retryInMs }
   }
 
-  /** Renders the claimed messages and sends them under the rate limit; those that cannot be sent end here. */
+  /** Renders the claimed messages and sends them (the rates were taken by the claim); those that cannot be sent end here. */
   private async send(claimed: messageQueue.ClaimedMessage[]): Promise<Batch<Prepared, O>> {
     const key = await signingKey(this.deps)
     const ended: messageQueue.MessageOutcome[] = []
@@ -165,7 +204,6 @@ export class MessageSender<Prepared, Outbound, Result extends SendAnswer, O exte
         }
       }
     }
-    await this.limiter.take(sending.reduce((sum, message) => sum + this.driver.units(message), 0))
     // splice(): this frame keeps no reference to what it hands over.
     const results = sending.length > 0 ? await this.driver.send(outbound.splice(0)) : []
     const done = this.deps.now()

@@ -5,7 +5,7 @@ import { recordReceipts } from '../storage/repos/sms-parts.js'
 import { MessageSender, type MessageSenderOptions } from './message-sender.js'
 import { smsDriver } from './sms-driver.js'
 
-export type SmsSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond'>
+export type SmsSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond' | 'accountRatePerSecond'>
 
 /**
  * Sends SMS campaign messages through `channel` and stores every receipt it reports before the channel
@@ -17,5 +17,5 @@ export function smsSender(deps: Deps, channel: SmsChannel, options: SmsSenderOpt
     const matched = await deps.db.transaction().execute((tx) => recordReceipts(tx, receipts, deps.now()))
     if (matched < receipts.length) deps.log.debug({ unmatched: receipts.length - matched }, 'receipts stored before their submit was recorded')
   })
-  return new MessageSender(deps, smsDriver(channel), { batchSize: 200, parallelBatches: 2, ...options, ratePerSecond: deps.config.smsRatePerSecond })
+  return new MessageSender(deps, smsDriver(channel), { batchSize: 200, parallelBatches: 2, ...options, ratePerSecond: deps.config.smsRatePerSecond, accountRatePerSecond: deps.config.smsAccountRatePerSecond })
 }

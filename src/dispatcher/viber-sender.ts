@@ -8,7 +8,7 @@ import { MessageSender, type MessageSenderOptions } from './message-sender.js'
 import { Poller } from './poller.js'
 import { viberDriver } from './viber-driver.js'
 
-export type ViberSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond'> & { expiryPollMs?: number }
+export type ViberSenderOptions = Omit<MessageSenderOptions, 'ratePerSecond' | 'accountRatePerSecond'> & { expiryPollMs?: number }
 
 /** Live times that ended are looked for once a second: a fallback SMS leaves at most a second late. */
 const EXPIRY_POLL_MS = 1000
@@ -20,7 +20,7 @@ export function viberSender(deps: Deps, channel: ViberChannel, options: ViberSen
   })
   const log = deps.log.child({ component: 'viber campaigns' })
   // Batches of 200, two in flight: the provider takes one recipient per request, viberConcurrency at once.
-  const sender = new MessageSender(deps, viberDriver(deps, channel), { batchSize: 200, parallelBatches: 2, ...options, ratePerSecond: deps.config.viberRatePerSecond })
+  const sender = new MessageSender(deps, viberDriver(deps, channel), { batchSize: 200, parallelBatches: 2, ...options, ratePerSecond: deps.config.viberRatePerSecond, accountRatePerSecond: deps.config.viberAccountRatePerSecond })
   const expiry = new Poller(() => expireViberMessages(deps, EXPIRED_PER_ROUND), { pollMs: options.expiryPollMs ?? EXPIRY_POLL_MS, full: EXPIRED_PER_ROUND, log, what: 'ending expired Viber messages' })
   return {
     sender,

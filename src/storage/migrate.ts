@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_campaign_counts.js'
 import * as m0015 from './migrations/0015_messages_due_in_id_order.js'
 import * as m0016 from './migrations/0016_api_request_buckets.js'
 import * as m0017 from './migrations/0017_workers.js'
+import * as m0018 from './migrations/0018_send_rates_and_fairness.js'
 import * as m0019 from './migrations/0019_console_sessions.js'
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_messages_due_in_id_order': m0015,
   '0016_api_request_buckets': m0016,
   '0017_workers': m0017,
+  '0018_send_rates_and_fairness': m0018,
   '0019_console_sessions': m0019,
 }
 

@@ -5,7 +5,7 @@ import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, Conta
 import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
 import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable } from './tables/campaigns.js'
 import type { WebhookEndpointsTable, WebhooksTable, EventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js'
-import type { WorkersTable } from './tables/operations.js'
+import type { WorkersTable, SendRateBucketsTable } from './tables/operations.js'
 export type * from './tables/accounts.js'
 export type * from './tables/audience.js'
 export type * from './tables/content.js'
@@ -52,4 +52,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
   workers: WorkersTable
+  send_rate_buckets: SendRateBucketsTable
 }

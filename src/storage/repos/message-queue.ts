@@ -1,9 +1,10 @@
 // Messages as the dispatcher's queue: recipients copied in, claimed in batches under a lease, their results
 // recorded only by the claim that still holds them, and moved as a campaign is held, moved or canceled.
-import { sql, type Kysely, type UpdateObject } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type UpdateObject } from 'kysely'
 import type { Database } from '../tables.js'
 import { isPostgres } from '../dialect.js'
 import { leaseFree, skippingLocked } from './leases.js'
+import { prepareQuery } from '../prepared-query.js'
 import { CONTACT_STATUS } from './contacts.js'
 import { CAPTURED, MESSAGE_STATUS, UNFINISHED, toMessage, type MessageRow } from './messages.js'
 import type { CampaignChannel } from './campaigns.js'
@@ -126,31 +127,111 @@ export interface MessageLease {
   ids: readonly number[]
 }
 
+/** An account met by a claim's walk (accountsInTurn), and whether it has a message to claim now. */
+export interface AccountInTurn {
+  accountId: number
+  due: boolean
+}
+
 /**
- * Claims due messages, leased to `token` until `leaseUntil`. PostgreSQL skips rows another worker holds;
- * SQLite has one writer.
+ * The accounts with queued messages of the channel, in turn after `after` (an account id): those above it in id
+ * order, then from the first up to `after` itself, `max` at most. One probe of messages_due_by_account (migration
+ * 0018) finds each next account, and one more says whether it has a due message whose lease is free, so the walk
+ * costs the same whatever the accounts queued: never a read of every due row.
  */
+export async function accountsInTurn(db: Kysely<Database>, walk: { channel: CampaignChannel; now: number; after: number; max: number }): Promise<AccountInTurn[]> {
+  const rows = await accountsInTurnQuery.execute(db, walk)
+  return rows.map((row) => ({ accountId: Number(row.account_id), due: row.due !== null }))
+}
+
+// Compiled once, and on PostgreSQL planned once per connection: building and compiling it cost ~0.3 ms of the
+// worker's CPU per claim (6 µs a message), and planning it ~0.5 ms of PostgreSQL's.
+const accountsInTurnQuery = prepareQuery<{ channel: CampaignChannel; now: number; after: number; max: number }, { account_id: number | string; due: number | string | null }>(
+  (db, param) => {
+    const queued = sql`m.queued = 1 and m.channel = ${param('channel')}`
+    const nextAfter = (account: RawBuilder<unknown>) => sql`(select m.account_id from messages m where ${queued} and m.account_id > ${account} order by m.account_id limit 1)`
+    const max = sql`cast(${param('max')} as integer)`
+    const after = sql`cast(${param('after')} as bigint)`
+    const now = sql`cast(${param('now')} as bigint)`
+    // `due` is the account's first claimable message, in the index's order: as an EXISTS, PostgreSQL chose to look
+    // for one in a scan of the table, which reads all of it for an account whose messages are all leased or later.
+    const query = sql<{ account_id: number | string; due: number | string | null }>`
+      with recursive
+        later(account_id, step) as (
+          select ${nextAfter(after)}, 1
+          union all
+          select ${nextAfter(sql`later.account_id`)}, step + 1 from later where later.account_id is not null and step < ${max}
+        ),
+        earlier(account_id, step) as (
+          select ${nextAfter(sql`cast(-1 as bigint)`)}, 1
+          union all
+          select ${nextAfter(sql`earlier.account_id`)}, step + 1 from earlier where earlier.account_id is not null and earlier.account_id < ${after} and step < ${max}
+        ),
+        walk(account_id, turn) as (
+          select account_id, step from later where account_id is not null
+          union all
+          select account_id, ${max} + step from earlier where account_id is not null and account_id <= ${after}
+        )
+      select walk.account_id, (
+        select m.id from messages m
+        where ${queued} and m.account_id = walk.account_id and m.next_attempt_at <= ${now} and (m.locked_until is null or m.locked_until < ${now})
+        order by m.next_attempt_at, m.id limit 1
+      ) as due
+      from walk order by walk.turn limit ${max}`
+    return { compile: () => query.compile(db) }
+  },
+)
+
+/** Up to `limit` due messages of one account, taken in its turn. */
+export interface AccountTurn {
+  accountId: number
+  limit: number
+}
+
+/**
+ * Claims due messages, leased to `token` until `leaseUntil`: the accounts' in the order of `turns`, each up to its
+ * own limit and in due order (next_attempt_at, id), `limit` in all. So the first account fills the batch if it has
+ * enough, and the accounts after it fill what it leaves. PostgreSQL skips rows another worker holds; SQLite has one
+ * writer. Each account's rows come from messages_due_by_account in order; an account after the batch is full is not
+ * read (the union is read lazily).
+ */
+export async function claimTurns(
+  db: Kysely<Database>,
+  claim: { channel: CampaignChannel; now: number; limit: number; leaseUntil: number; token: string; turns: readonly AccountTurn[] },
+): Promise<ClaimedMessage[]> {
+  if (claim.turns.length === 0 || claim.limit <= 0) return []
+  const turnOf = (turn: AccountTurn, i: number) => {
+    const due = db
+      .selectFrom('messages')
+      .select('id')
+      .where('queued', '=', 1)
+      .where('channel', '=', claim.channel)
+      .where('account_id', '=', turn.accountId)
+      .where('next_attempt_at', '<=', claim.now)
+      .where(leaseFree(claim.now))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(Math.min(turn.limit, claim.limit))
+    return db.selectFrom(skippingLocked(due, db).as(`turn${i}`)).select('id')
+  }
+  const [first, ...rest] = claim.turns.map(turnOf)
+  const inTurn = rest.reduce((union, turn) => union.unionAll(turn), first!)
+  const rows = await db
+    .updateTable('messages')
+    .set((eb) => ({ locked_until: claim.leaseUntil, lease_token: claim.token, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', db.selectFrom(inTurn.as('turns')).select('id').limit(claim.limit))
+    .returningAll()
+    .execute()
+  return rows.map(toMessage).sort((a, b) => a.id - b.id)
+}
+
+/** Claims up to `limit` due messages, the accounts in id order (the dispatcher keeps its own turn: fair-claim.ts). */
 export async function claimDue(
   db: Kysely<Database>,
   claim: { channel: CampaignChannel; now: number; limit: number; leaseUntil: number; token: string },
 ): Promise<ClaimedMessage[]> {
-  const due = db
-    .selectFrom('messages')
-    .select('id')
-    .where('queued', '=', 1)
-    .where('channel', '=', claim.channel)
-    .where('next_attempt_at', '<=', claim.now)
-    .where(leaseFree(claim.now))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(claim.limit)
-  const rows = await db
-    .updateTable('messages')
-    .set((eb) => ({ locked_until: claim.leaseUntil, lease_token: claim.token, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', skippingLocked(due, db))
-    .returningAll()
-    .execute()
-  return rows.map(toMessage).sort((a, b) => a.id - b.id)
+  const accounts = await accountsInTurn(db, { channel: claim.channel, now: claim.now, after: 0, max: 64 })
+  return claimTurns(db, { ...claim, turns: accounts.filter((a) => a.due).map((a) => ({ accountId: a.accountId, limit: claim.limit })) })
 }
 
 /** Extends the lease of the claim's messages it still holds to `leaseUntil`; returns how many it holds. */

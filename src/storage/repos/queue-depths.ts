@@ -56,7 +56,7 @@ function aggregateOf(db: Kysely<Database>, queue: QueueName, now: number): Promi
   }
 }
 
-/** Index messages_due: (channel, next_attempt_at, id) where queued = 1; a range of it, read without the rows on PostgreSQL. */
+/** Index messages_due_by_account: (channel, account_id, next_attempt_at, id) where queued = 1; the channel's range, read without the rows on PostgreSQL. */
 function campaignMessages(db: Kysely<Database>, channel: CampaignChannel, now: number): Promise<Aggregate> {
   return db
     .selectFrom('messages')

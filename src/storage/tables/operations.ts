@@ -15,3 +15,16 @@ export interface WorkersTable {
   /** The process counts as dead after this: its heartbeat plus three of its intervals (its own setting). */
   live_until: number
 }
+
+/** A token bucket of a send rate (repos/send-rate-buckets.ts): a channel's (account 0) or an account's on a channel. */
+export interface SendRateBucketsTable {
+  channel: string
+  /** 0: every account together */
+  account_id: number
+  /** Millionths of a unit (a message, an SMS part) left after the last take */
+  micro_tokens: number
+  /** Epoch ms of the last take */
+  refilled_at: number
+  /** Whole units the last take was given */
+  granted: number
+}
