@@ -4,10 +4,24 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import * as balance from '../../services/accounts/balance.js'
 import type { Deps } from '../../services/types.js'
 import { formatMicros, microsToNumber } from '../../lib/money.js'
-import { responses } from '../schemas/common.js'
+import { PageQuery, responses, toPage } from '../schemas/common.js'
+import { listLedgerEntries } from '../../storage/repos/accounts.js'
+import { toWireDate } from '../../lib/wire-date.js'
+import { Type } from '@sinclair/typebox'
 import * as S from '../schemas/balance.js'
 
 const tags = ['Balance']
+
+/** The largest page of ledger entries: the console shows 50 at a time. */
+const MAX_LEDGER_PAGE = 100
+
+const LedgerEntry = Type.Object({
+  id: Type.Integer(),
+  amount: Type.Number({ description: 'in the account currency, exact to the micro-unit, signed: credits and refunds positive, write-offs negative' }),
+  kind: Type.String({ description: 'credit, write_off or refund' }),
+  note: Type.Union([Type.String(), Type.Null()]),
+  created: Type.String({ description: 'YYYY-MM-DD HH:MM:SS, UTC' }),
+})
 
 function toWireBalance(b: balance.Balance) {
   return { currency: b.currency, balance_currency: microsToNumber(b.micros) }
@@ -64,6 +78,28 @@ export function balanceRoutes(deps: Deps) {
       '/user/balance/detail',
       { schema: { tags, summary: 'Detailed balance with the email tariff', response: responses(S.BalanceDetail) } },
       async (request) => toWireDetail(await balance.getBalanceDetail(deps, request.accountId)),
+    )
+
+    // A Tidings extension (SendPulse has no such route): the entries GET /balance sums, for the console's Balance page.
+    app.get(
+      '/balance/ledger',
+      {
+        schema: {
+          tags: ['Balance (Tidings extension)'],
+          'x-tidings-extension': true,
+          summary: "The account's ledger entries (credits, write-offs, refunds), newest first; at most 100 a page",
+          querystring: PageQuery,
+          response: responses(Type.Array(LedgerEntry), 422),
+        },
+      },
+      async (request) =>
+        (await listLedgerEntries(deps.db, request.accountId, toPage(request.query, MAX_LEDGER_PAGE))).map((e) => ({
+          id: e.id,
+          amount: microsToNumber(e.amountMicros),
+          kind: e.kind,
+          note: e.note,
+          created: toWireDate(e.createdAt),
+        })),
     )
   }
 }

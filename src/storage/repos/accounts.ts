@@ -163,3 +163,24 @@ function toAccount(row: Selectable<AccountsTable>): AccountRow {
     createdAt: Number(row.created_at),
   }
 }
+
+export interface LedgerEntry {
+  id: number
+  amountMicros: number
+  kind: string
+  note: string | null
+  createdAt: number
+}
+
+/** The account's ledger, newest first (id breaks ties between entries of one millisecond). */
+export async function listLedgerEntries(db: Db, accountId: number, page: { limit: number; offset: number }): Promise<LedgerEntry[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['id', 'amount_micros', 'kind', 'note', 'created_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  return rows.map((r) => ({ id: Number(r.id), amountMicros: Number(r.amount_micros), kind: r.kind, note: r.note, createdAt: Number(r.created_at) }))
+}
