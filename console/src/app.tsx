@@ -6,7 +6,7 @@ import { PAGES, listIdOf, pageOf, type PageEntry } from './pages.js'
 import { SignIn } from './pages/sign-in.js'
 import { ListsPage } from './pages/lists.js'
 import { ContactsPage } from './pages/contacts.js'
-import { NotBuilt } from './pages/not-built.js'
+import { MorePage } from './pages/more.js'
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; session: Session }
 
@@ -73,7 +73,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main">{page.path !== 'lists' ? <NotBuilt title={page.title} /> : listId === undefined ? <ListsPage /> : <ContactsPage key={listId} listId={listId} />}</main>
+      <main id="main">{page.path !== 'lists' ? <MorePage page={page} /> : listId === undefined ? <ListsPage /> : <ContactsPage key={listId} listId={listId} />}</main>
     </div>
   )
 }
