@@ -111,6 +111,7 @@ try {
     await page.getByRole('button', { name: 'Edit variables of reader2@example.com' }).click()
     await page.getByRole('dialog').waitFor()
     await shoot(page, 'contacts-edit')
+    await shootItemSixPages(page, base, token)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -156,4 +157,25 @@ try {
   await once(server.child, 'exit')
   await database.drop()
   await stopEmbeddedPostgres()
+}
+
+/** Senders, Blacklist, Balance and Outbox (issue 21 item 6), with a little data each, and one outbox message open. */
+async function shootItemSixPages(page: Page, base: string, token: string): Promise<void> {
+  await call(base, token, 'POST', '/senders', { email: 'news@acme.example', name: 'Acme News' })
+  await call(base, token, 'POST', '/senders', { email: 'billing@acme.example', name: 'Acme Billing' })
+  await call(base, token, 'GET', '/senders/news@acme.example/code', undefined)
+  const emails = Buffer.from('complaint@example.com, bounced@example.org, old-address@example.net').toString('base64')
+  await call(base, token, 'POST', '/blacklist', { emails, comment: 'from the last campaign' })
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  tidings('accounts', 'credit', String(accountId), '250')
+  for (const [path, shown] of [['senders', 'billing@acme.example'], ['blacklist', 'complaint@example.com'], ['balance', 'operator credit'], ['outbox', 'news@acme.example']] as const) {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`${base}/console/#/${path}`)
+    await page.getByText(shown).first().waitFor()
+    await shoot(page, path)
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.locator('tbody th button').first().click()
+  await page.frameLocator('iframe').locator('body').waitFor()
+  await shoot(page, 'outbox-message')
 }
