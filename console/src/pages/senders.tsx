@@ -83,7 +83,10 @@ export function SendersPage() {
                           >
                             Send code
                           </button>
-                          <button type="button" class="secondary" aria-label={`Enter the activation code of ${sender.email}`} onClick={() => setEditing({ kind: 'code', sender })}>
+                          <button type="button" class="secondary" aria-label={`Enter the activation code of ${sender.email}`} onClick={() => {
+                              state.clearError()
+                              setEditing({ kind: 'code', sender })
+                            }}>
                             Enter code
                           </button>
                         </>

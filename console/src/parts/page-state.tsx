@@ -8,6 +8,8 @@ export interface PageState<T> {
   error: string | undefined
   status: string
   reload: () => Promise<void>
+  /** Forgets the last refusal (a dialog opened afresh shows only its own). */
+  clearError: () => void
   /** Runs a change, then reloads; false when the API refused it (its message is shown, the form keeps its values). */
   act: (work: () => Promise<unknown>, done: string) => Promise<boolean>
 }
@@ -37,7 +39,7 @@ export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): P
     await reload()
     return true
   }
-  return { data, error, status, reload, act }
+  return { data, error, status, reload, act, clearError: () => setError(undefined) }
 }
 
 /** The status line (announced politely) and the refusal (announced at once). */
