@@ -251,8 +251,18 @@ const UNAVAILABLE_MESSAGE = /^(Connection terminated|timeout exceeded when tryin
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false
   if (databaseErrors.has(err)) return saysUnavailable(err)
+  if (isSqliteBusy(err)) return true
   if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true
   return isDatabaseUnavailable(err.cause)
+}
+
+/**
+ * SQLite's file stayed locked by another process (a CLI import) for longer than busy_timeout: the request may succeed
+ * later, so a 503 and a paused dispatcher, not a 500. Only better-sqlite3 raises a SqliteError.
+ */
+function isSqliteBusy(err: Error): boolean {
+  const code = (err as { code?: unknown }).code
+  return err.name === 'SqliteError' && typeof code === 'string' && code.startsWith('SQLITE_BUSY')
 }
 
 /** The outage test of a driver's error: looks through causes and the attempts of an AggregateError (IPv4 and IPv6). */

@@ -6,6 +6,10 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, createServer, type Socket } from 'node:net'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import Database from 'better-sqlite3'
 import { sql } from 'kysely'
 import { fromDatabase, isDatabaseUnavailable, openDatabase } from '../../../src/storage/db.js'
 import { freePort } from '../../helpers/postgres.js'
@@ -49,6 +53,29 @@ describe('isDatabaseUnavailable', () => {
   it('looks into causes and into the attempts of an AggregateError (IPv4 and IPv6)', () => {
     assert.ok(isDatabaseUnavailable(new Error('wrapped', { cause: withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED') })))
     assert.ok(isDatabaseUnavailable(fromDatabase(new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })], ''))))
+  })
+
+  it('is true for a SQLite file another process kept locked beyond busy_timeout', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'tidings-busy-')), 'busy.db')
+    const holder = new Database(path)
+    const waiter = new Database(path)
+    try {
+      waiter.pragma('busy_timeout = 0')
+      holder.exec('begin immediate')
+      const busy = (() => {
+        try {
+          waiter.exec('begin immediate')
+        } catch (err) {
+          return err
+        }
+      })()
+      assert.equal((busy as { code?: string } | undefined)?.code, 'SQLITE_BUSY')
+      assert.ok(isDatabaseUnavailable(busy))
+    } finally {
+      holder.close()
+      waiter.close()
+      rmSync(dirname(path), { recursive: true, force: true })
+    }
   })
 
   it('is false for errors of the query or the data, and for things that are not errors', () => {
