@@ -112,7 +112,8 @@ function SkippedRows({ rows }: { rows: SkippedRow[] }) {
   return (
     <div class="skipped-rows">
       <h3 id="skipped-title">Skipped rows</h3>
-      <ul aria-labelledby="skipped-title">
+      {/* Scrolls when long: focusable, so that a keyboard can scroll it. */}
+      <ul aria-labelledby="skipped-title" tabIndex={0}>
         {rows.map((row, i) => (
           <li key={i}>
             {row.line === undefined ? '' : `Line ${row.line}: `}

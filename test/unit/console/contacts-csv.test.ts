@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { CsvProblem, readContactsCsv } from '../../../console/src/csv/read-contacts.js'
-import { contactsCsv } from '../../../console/src/csv/write-contacts.js'
+import { contactsCsv, type ExportedContact } from '../../../console/src/csv/write-contacts.js'
 import { rowsOfSkipped } from '../../../console/src/csv/upload-contacts.js'
 
 describe('reading a CSV of contacts in the console', () => {
@@ -57,7 +57,7 @@ describe('reading a CSV of contacts in the console', () => {
 
 describe('writing a CSV of contacts in the console', () => {
   it('quotes what needs it, ends lines with CRLF, starts with a BOM, and reads back the same', () => {
-    const contacts = [
+    const contacts: ExportedContact[] = [
       { email: 'ann@example.com', status_explain: 'Active', variables: { name: 'Smith, Ann', note: 'says "hi"\nbye' } },
       { email: 'bob@example.com', status_explain: 'Unsubscribed', variables: { age: 40, name: ' Bob' } },
     ]
