@@ -16,7 +16,7 @@ const EXPORT_PAGE = 100
 type Step =
   | { kind: 'choose'; problem?: string }
   | { kind: 'sending'; progress: UploadProgress }
-  | { kind: 'done'; progress: UploadProgress; stoppedBy?: string }
+  | { kind: 'done'; progress: UploadProgress; rows: number; stoppedBy?: string }
 
 export function ImportDialog({ listId, onClose }: { listId: number; onClose: () => void }) {
   const [step, setStep] = useState<Step>({ kind: 'choose' })
@@ -37,6 +37,8 @@ export function ImportDialog({ listId, onClose }: { listId: number; onClose: () 
     } catch (err) {
       return setStep({ kind: 'choose', problem: err instanceof CsvProblem ? err.message : String(err) })
     }
+    /** Data rows of the file: those sent and those refused before sending. */
+    const rows = csv.contacts.length + csv.skipped.length
     let progress: UploadProgress = { done: 0, total: csv.contacts.length, skipped: csv.skipped }
     setStep({ kind: 'sending', progress })
     try {
@@ -49,9 +51,9 @@ export function ImportDialog({ listId, onClose }: { listId: number; onClose: () 
         },
         () => closed.current,
       )
-      setStep({ kind: 'done', progress: { ...progress, skipped: bySkippedLine([...csv.skipped, ...progress.skipped]) } })
+      setStep({ kind: 'done', progress: { ...progress, skipped: bySkippedLine([...csv.skipped, ...progress.skipped]) }, rows })
     } catch (err) {
-      setStep({ kind: 'done', progress, stoppedBy: messageOf(err) })
+      setStep({ kind: 'done', progress, rows, stoppedBy: messageOf(err) })
     }
   }
 
@@ -90,7 +92,7 @@ export function ImportDialog({ listId, onClose }: { listId: number; onClose: () 
               ? `${step.progress.done.toLocaleString('en')} of ${step.progress.total.toLocaleString('en')} rows sent (${percent(step.progress)} %).`
               : step.stoppedBy
                 ? `Stopped after ${step.progress.done.toLocaleString('en')} of ${step.progress.total.toLocaleString('en')} rows: ${step.stoppedBy}`
-                : `Done: ${step.progress.total.toLocaleString('en')} rows read, ${step.progress.skipped.length.toLocaleString('en')} skipped.`}
+                : `Done: ${step.rows.toLocaleString('en')} rows read, ${step.progress.skipped.length.toLocaleString('en')} skipped, ${(step.rows - step.progress.skipped.length).toLocaleString('en')} added or updated.`}
           </p>
           {step.kind === 'done' && step.progress.skipped.length > 0 && <SkippedRows rows={step.progress.skipped} />}
           <div class="buttons">
