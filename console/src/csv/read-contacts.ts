@@ -4,6 +4,9 @@
 // column, in any case, holds the addresses and every other named column becomes a variable; blank lines are skipped;
 // a row with more fields than the header is refused; a column whose values are all plain numbers is sent as numbers.
 import { parse } from 'csv-parse/browser/esm/sync'
+// The server's own rule for variable names (pure, no storage): a bad column name is said once, before anything is sent,
+// as `tidings import` says it, rather than by the API refusing every batch.
+import { isPhoneVariable, variableNameProblem } from '../../../src/services/audience/contact-variables.js'
 
 /** Header names of the address column (compared lower-cased), as `tidings import` has them. */
 const EMAIL_HEADERS = new Set(['email', 'e-mail'])
@@ -84,6 +87,8 @@ function variableColumnsOf(header: string[], emailColumn: number): { name: strin
   header.forEach((name, index) => {
     if (index === emailColumn || name === '') return
     if (seen.has(name)) throw new CsvProblem(`The header names column “${name}” twice.`)
+    const problem = isPhoneVariable(name) ? undefined : variableNameProblem(name)
+    if (problem) throw new CsvProblem(`Column “${name}” cannot be a variable: ${problem}.`)
     seen.add(name)
     columns.push({ name, index })
   })

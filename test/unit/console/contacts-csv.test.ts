@@ -51,6 +51,7 @@ describe('reading a CSV of contacts in the console', () => {
     assert.throws(() => readContactsCsv('name,city\nA,B\n'), (err: Error) => err instanceof CsvProblem && /no email column; it names: name, city/.test(err.message))
     assert.throws(() => readContactsCsv('\n\n'), (err: Error) => err instanceof CsvProblem && /empty/.test(err.message))
     assert.throws(() => readContactsCsv('email,city,city\n'), (err: Error) => err instanceof CsvProblem && /“city” twice/.test(err.message))
+    assert.throws(() => readContactsCsv('email,<b>\n'), (err: Error) => err instanceof CsvProblem && /Column “<b>” cannot be a variable: Variable name "<b>" may hold only/.test(err.message))
     assert.throws(() => readContactsCsv('email\n"a@example.com\n'), (err: Error) => err instanceof CsvProblem && /not valid CSV/.test(err.message))
   })
 })
