@@ -164,6 +164,36 @@ describe('CSV import and export of a list in the web console in Chromium', () =>
         assert.equal(rows.length, 988)
         assert.deepEqual(consoleErrors.filter((e) => /Content Security Policy/i.test(e)), [])
       })
+
+      it('exports a list through the account’s request limit, waiting out its 429s', async () => {
+        // 1 call a second, 6 at once: the set-up and the page's own calls take the burst, the export's 3 pages meet the
+        // limit; the test clock stands still until the export starts, then runs 10 times faster than the real one.
+        const limited = await startTestApp(dialect, { apiRatePerSecond: 1, apiBurst: 6 })
+        let ticking: NodeJS.Timeout | undefined
+        const limitedContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
+        try {
+          limitedContext.setDefaultTimeout(WAIT_MS)
+          const limitedBase = await limited.app.listen({ port: 0, host: '127.0.0.1' })
+          const owner = await limited.account('Limited Ltd')
+          const id = (await limited.call(owner, { method: 'POST', url: '/addressbooks', payload: { bookName: 'Limited' } })).json<{ id: number }>().id
+          const emails = Array.from({ length: 250 }, (_, i) => address(i))
+          assert.equal((await limited.call(owner, { method: 'POST', url: `/addressbooks/${id}/emails`, payload: { emails } })).statusCode, 200)
+          const tab = await limitedContext.newPage()
+          await tab.goto(`${limitedBase}/console/#/lists/${id}`)
+          await tab.getByLabel('Client ID').fill(owner.clientId)
+          await tab.getByLabel('Client secret').fill(owner.clientSecret)
+          await tab.getByRole('button', { name: 'Sign in', exact: true }).click()
+          await tab.getByText('250 contacts, 250 active.').waitFor()
+          ticking = setInterval(() => limited.clock.advance(1000), 100)
+          const [download] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export CSV' }).click()])
+          const rows = parse(readFileSync((await download.path())!, 'utf8'), { bom: true, columns: true }) as Record<string, string>[]
+          assert.deepEqual(rows.map((r) => r.email), emails)
+        } finally {
+          clearInterval(ticking)
+          await limitedContext.close()
+          await limited.close()
+        }
+      })
     })
   }
 })

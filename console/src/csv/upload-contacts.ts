@@ -5,14 +5,13 @@
 // reported with the API's message (a bad row costs ~9 more calls in a batch of 500).
 import { api, ApiError } from '../api.js'
 import type { CsvContact, SkippedRow } from './read-contacts.js'
+import { rateLimited } from './rate-limited.js'
 
 /**
  * Contacts per call: ~50 KB of JSON, under the server's 64 KiB threshold for reading on a worker thread, and 2 calls
  * of a 1,000-row file, so the bar moves in visible steps without paying a round trip per handful of rows.
  */
 export const UPLOAD_BATCH = 500
-/** Waits asked by a 429 (the account's request limit) before giving up. */
-const RATE_LIMIT_ATTEMPTS = 5
 
 export interface UploadProgress {
   /** Rows answered by the server (sent and stored, or skipped). */
@@ -40,7 +39,7 @@ export async function uploadContacts(
 
 async function sendBatch(listId: number, batch: readonly CsvContact[]): Promise<SkippedRow[]> {
   try {
-    const answer = await withRateLimit(() =>
+    const answer = await rateLimited(() =>
       api<{ invalid_emails?: string[] }>('POST', `/addressbooks/${listId}/emails`, { emails: batch.map(({ email, variables }) => ({ email, variables })) }),
     )
     return rowsOfSkipped(batch, answer.invalid_emails ?? [])
@@ -49,17 +48,6 @@ async function sendBatch(listId: number, batch: readonly CsvContact[]): Promise<
     if (batch.length === 1) return [{ line: batch[0]!.line, reason: err.message }]
     const half = Math.ceil(batch.length / 2)
     return [...(await sendBatch(listId, batch.slice(0, half))), ...(await sendBatch(listId, batch.slice(half)))]
-  }
-}
-
-async function withRateLimit<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call()
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 429 && attempt < RATE_LIMIT_ATTEMPTS)) throw err
-      await new Promise((resolve) => setTimeout(resolve, (err.retryAfterSeconds ?? 1) * 1000))
-    }
   }
 }
 

@@ -9,6 +9,7 @@ import { Dialog, messageOf } from '../parts/dialog.js'
 import type { SkippedRow } from '../csv/read-contacts.js'
 import type { UploadProgress } from '../csv/upload-contacts.js'
 import { contactsCsv, type ExportedContact } from '../csv/write-contacts.js'
+import { rateLimited } from '../csv/rate-limited.js'
 
 /** The API's largest page. */
 const EXPORT_PAGE = 100
@@ -135,7 +136,7 @@ export function ExportButton({ listId, listName }: { listId: number; listName: s
     try {
       const contacts: ExportedContact[] = []
       for (;;) {
-        const page = await api<ExportedContact[]>('GET', `/addressbooks/${listId}/emails?limit=${EXPORT_PAGE}&offset=${contacts.length}`)
+        const page = await rateLimited(() => api<ExportedContact[]>('GET', `/addressbooks/${listId}/emails?limit=${EXPORT_PAGE}&offset=${contacts.length}`))
         contacts.push(...page)
         setState({ busy: true, note: `${contacts.length.toLocaleString('en')} contacts read…` })
         if (page.length < EXPORT_PAGE) break
