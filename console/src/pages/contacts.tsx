@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
 import { messageOf } from '../parts/dialog.js'
 import { AddContact, ConfirmDelete, EditVariables } from './contact-forms.js'
+import { ExportButton, ImportDialog } from './contacts-csv.js'
 
 /** Half the API's largest page (100): still one screen of cards at 375 px after a scroll or two. */
 const PAGE_SIZE = 50
@@ -64,6 +65,7 @@ export function ContactsPage({ listId }: { listId: number }) {
   const [error, setError] = useState<string | undefined>()
   const [status, setStatus] = useState('')
   const [editing, setEditing] = useState<Editing>()
+  const [importing, setImporting] = useState(false)
 
   const loadBook = async () => {
     try {
@@ -139,6 +141,12 @@ export function ContactsPage({ listId }: { listId: number }) {
           }, `${email} added.`)
         }
       />
+      <div class="buttons csv">
+        <button type="button" class="secondary" onClick={() => setImporting(true)}>
+          Import CSV
+        </button>
+        {book && <ExportButton listId={listId} listName={book.name} />}
+      </div>
       <div class="filters">
         <form class="inline" role="search" aria-label="Contacts" onSubmit={search}>
           <div class="field">
@@ -211,6 +219,15 @@ export function ContactsPage({ listId }: { listId: number }) {
           onSave={(variables) =>
             act(() => api('POST', `/addressbooks/${listId}/emails/variable`, { email: editing.contact.email, variables }), `Variables of ${editing.contact.email} saved.`)
           }
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          listId={listId}
+          onClose={() => {
+            setImporting(false)
+            void Promise.all([loadBook(), loadContacts()])
+          }}
         />
       )}
       {editing?.kind === 'delete' && (
