@@ -4,13 +4,11 @@
 // out of reach; axe-core and no sideways scrolling at 375 and 1440 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchChromium, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
-import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
+import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 10_000
@@ -23,8 +21,7 @@ const address = (i: number) => `reader${String(i).padStart(3, '0')}@example.com`
 describe('the contacts page of the web console in Chromium', () => {
   let browser: Browser
   before(async () => {
-    assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
-    browser = await launchChromium()
+    browser = await launchConsoleBrowser()
   })
   after(() => browser?.close())
 
@@ -47,12 +44,7 @@ describe('the contacts page of the web console in Chromium', () => {
         assert.equal((await t.call(account, { method: 'POST', url: `/addressbooks/${listId}/emails`, payload: { emails } })).statusCode, 200)
         const unsubscribed = await t.call(account, { method: 'POST', url: `/addressbooks/${listId}/emails/unsubscribe`, payload: { emails: UNSUBSCRIBED } })
         assert.equal(unsubscribed.statusCode, 200)
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-        context.setDefaultTimeout(WAIT_MS)
-        page = await context.newPage()
-        page.on('console', (message) => {
-          if (message.type() === 'error') consoleErrors.push(message.text())
-        })
+        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors }))
       })
       after(async () => {
         await context?.close()

@@ -5,14 +5,13 @@
 // axe-core on the import dialog, and no sideways scrolling at 375 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { parse } from 'csv-parse/sync'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchChromium, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
-import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
+import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 20_000
@@ -41,8 +40,7 @@ function importFile(): string {
 describe('CSV import and export of a list in the web console in Chromium', () => {
   let browser: Browser
   before(async () => {
-    assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
-    browser = await launchChromium()
+    browser = await launchConsoleBrowser()
   })
   after(() => browser?.close())
 
@@ -66,12 +64,7 @@ describe('CSV import and export of a list in the web console in Chromium', () =>
         assert.equal(seed.statusCode, 200)
         const blacklisted = await t.call(account, { method: 'POST', url: '/blacklist', payload: { emails: Buffer.from(address(BLACKLISTED)).toString('base64') } })
         assert.equal(blacklisted.statusCode, 200)
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
-        context.setDefaultTimeout(WAIT_MS)
-        page = await context.newPage()
-        page.on('console', (message) => {
-          if (message.type() === 'error') consoleErrors.push(message.text())
-        })
+        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { acceptDownloads: true } }))
       })
       after(async () => {
         await context?.close()

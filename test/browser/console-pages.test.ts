@@ -4,15 +4,13 @@
 // axe-core and no sideways scrolling at 375 and 1440 px on each page. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchChromium, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
-import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
+import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
 import * as accounts from '../../src/services/accounts/accounts.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -37,8 +35,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
   let remote: Server
   const remoteRequests: string[] = []
   before(async () => {
-    assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
-    browser = await launchChromium()
+    browser = await launchConsoleBrowser()
     remote = createServer((request, response) => {
       remoteRequests.push(request.url ?? '')
       response.end()

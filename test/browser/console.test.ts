@@ -5,14 +5,12 @@
 // (`npm run build`: dist/console).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchChromium, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
-import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
+import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 10_000
@@ -21,8 +19,7 @@ const WIDTHS = [375, 1440]
 describe('the web console in Chromium', () => {
   let browser: Browser
   before(async () => {
-    assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
-    browser = await launchChromium()
+    browser = await launchConsoleBrowser()
   })
   after(() => browser?.close())
 
@@ -40,12 +37,7 @@ describe('the web console in Chromium', () => {
         t = await startTestApp(dialect)
         base = await t.app.listen({ port: 0, host: '127.0.0.1' })
         account = await t.account('Browser Test Ltd')
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-        context.setDefaultTimeout(WAIT_MS)
-        page = await context.newPage()
-        page.on('console', (message) => {
-          if (message.type() === 'error') consoleErrors.push(message.text())
-        })
+        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors }))
       })
       after(async () => {
         await context?.close()

@@ -2,9 +2,11 @@
 // flags this machine needs: without the background-networking ones Chromium keeps dialling Google's hosts, which the
 // closed network refuses (/work/.library/env/machines/node.md). Playwright adds --headless, --no-sandbox (its
 // chromiumSandbox option is off by default) and a fresh --user-data-dir of its own.
+import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
 
 export const CHROMIUM = process.env.TIDINGS_CHROMIUM ?? '/usr/bin/chromium'
 
@@ -13,6 +15,26 @@ const FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-b
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does), or set TIDINGS_CHROMIUM`)
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 30_000 })
+}
+
+/** Chromium for the console's tests, which fail at once when the console was not built. */
+export async function launchConsoleBrowser(): Promise<Browser> {
+  assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
+  return launchChromium()
+}
+
+/**
+ * A desktop-sized tab in a context of its own (its own cookies), every wait bounded by `waitMs`, and what its page
+ * logs as errors pushed to `errors`: a CSP violation would show there.
+ */
+export async function openConsoleTab(browser: Browser, s: { waitMs: number; errors: string[]; options?: BrowserContextOptions }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...s.options })
+  context.setDefaultTimeout(s.waitMs)
+  const page = await context.newPage()
+  page.on('console', (message) => {
+    if (message.type() === 'error') s.errors.push(message.text())
+  })
+  return { context, page }
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
