@@ -11,23 +11,13 @@
 // A worker whose take came back short knows when the shared bucket holds a chunk again, and asks no sooner.
 import * as buckets from '../storage/repos/send-rate-buckets.js'
 import type { Deps } from '../services/types.js'
+import { LocalBuckets, type LocalBucket } from '../lib/local-buckets.js'
 
 /** Each take asks for this many seconds' worth of the rate (at least one unit). */
 const CHUNK_SECONDS = 0.1
-/** Accounts remembered before those with nothing in hand are forgotten (each entry is a few dozen bytes). */
-const MAX_ACCOUNTS = 10_000
-
-interface LocalBucket {
-  /** Units taken from the shared bucket and not spent yet; below 0, spent ahead of taking (an SMS's parts). */
-  inHand: number
-  /** Until then (epoch ms) the shared bucket holds less than a chunk. */
-  emptyUntil: number
-  /** The take in flight, which every claim of this bucket waits for. */
-  taking: Promise<void> | undefined
-}
 
 export class SendRate {
-  private readonly local = new Map<number, LocalBucket>()
+  private readonly local = new LocalBuckets(buckets.ALL_ACCOUNTS)
   private readonly chunk: number
   /** The shared bucket holds one second's worth at most, as the per-process limiter before it did. */
   private readonly capacity: number
@@ -49,24 +39,19 @@ export class SendRate {
   /** Whole units this worker may send now for the account (or all accounts): taken from the database when it holds less than one. */
   async allowance(accountId = buckets.ALL_ACCOUNTS): Promise<number> {
     if (!this.limited) return Infinity
-    const bucket = this.bucketOf(accountId)
-    if (bucket.inHand < 1 && bucket.emptyUntil <= this.deps.now()) {
-      bucket.taking ??= this.take(accountId, bucket).finally(() => {
-        bucket.taking = undefined
-      })
-      await bucket.taking
-    }
+    const bucket = this.local.of(accountId)
+    if (bucket.inHand < 1 && bucket.emptyUntil <= this.deps.now()) await this.local.refill(bucket, () => this.take(accountId, bucket))
     return Math.max(0, Math.floor(bucket.inHand))
   }
 
   /** Counts units sent (or about to be). */
   spend(units: number, accountId = buckets.ALL_ACCOUNTS): void {
-    if (this.limited) this.bucketOf(accountId).inHand -= units
+    if (this.limited) this.local.of(accountId).inHand -= units
   }
 
   /** Milliseconds until the account's (or all accounts') bucket may give a unit again; 0 when it may now. */
   waitMs(accountId = buckets.ALL_ACCOUNTS): number {
-    const bucket = this.local.get(accountId)
+    const bucket = this.local.find(accountId)
     return bucket ? Math.max(0, bucket.emptyUntil - this.deps.now()) : 0
   }
 
@@ -80,22 +65,5 @@ export class SendRate {
     // each take got 1 or 2, and a round of claim, send and record per message or two (~50 ms here) held two workers
     // at 50/s to 43/s.
     if (taken.granted < want) bucket.emptyUntil = now + Math.max(1, Math.ceil((this.chunk * 1_000_000 - taken.microTokensLeft) / taken.microPerMs))
-  }
-
-  private bucketOf(accountId: number): LocalBucket {
-    let bucket = this.local.get(accountId)
-    if (!bucket) {
-      if (this.local.size >= MAX_ACCOUNTS) this.forgetIdle()
-      bucket = { inHand: 0, emptyUntil: 0, taking: undefined }
-      this.local.set(accountId, bucket)
-    }
-    return bucket
-  }
-
-  /** Drops the accounts with nothing in hand or owed and no take in flight: they lose nothing but a Map entry. */
-  private forgetIdle(): void {
-    for (const [accountId, bucket] of this.local) {
-      if (bucket.inHand === 0 && !bucket.taking && accountId !== buckets.ALL_ACCOUNTS) this.local.delete(accountId)
-    }
   }
 }

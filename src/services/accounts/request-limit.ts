@@ -11,23 +11,13 @@
 // refills, and refuses without asking until then: refusals cost no statement either.
 import * as bucketsRepo from '../../storage/repos/api-request-buckets.js'
 import type { Deps } from '../types.js'
+import { LocalBuckets, type LocalBucket } from '../../lib/local-buckets.js'
 
 /** Each take asks for this many seconds' worth of the rate (at least one request, at most the burst). */
 const CHUNK_SECONDS = 0.1
-/** Accounts remembered before those with nothing in hand are forgotten (each entry is a few dozen bytes). */
-const MAX_ACCOUNTS = 10_000
-
-interface LocalBucket {
-  /** Requests taken from the shared bucket and not spent yet. */
-  inHand: number
-  /** Until then (epoch ms) the shared bucket holds less than one request. */
-  emptyUntil: number
-  /** The take in flight, which every request of the account without a token waits for. */
-  taking: Promise<void> | undefined
-}
 
 export class RequestLimiter {
-  private readonly accounts = new Map<number, LocalBucket>()
+  private readonly accounts = new LocalBuckets()
   private readonly chunk: number
 
   constructor(
@@ -43,17 +33,14 @@ export class RequestLimiter {
    * A promise only when the database must be asked; a request with tokens in hand is answered at once.
    */
   admit(accountId: number): number | Promise<number> {
-    const bucket = this.bucketOf(accountId)
+    const bucket = this.accounts.of(accountId)
     if (bucket.inHand > 0) {
       bucket.inHand--
       return 0
     }
     const waitMs = bucket.emptyUntil - this.deps.now()
     if (waitMs > 0) return Math.ceil(waitMs / 1000)
-    bucket.taking ??= this.take(accountId, bucket).finally(() => {
-      bucket.taking = undefined
-    })
-    return bucket.taking.then(() => this.admit(accountId))
+    return this.accounts.refill(bucket, () => this.take(accountId, bucket)).then(() => this.admit(accountId))
   }
 
   private async take(accountId: number, bucket: LocalBucket): Promise<void> {
@@ -68,22 +55,5 @@ export class RequestLimiter {
     bucket.inHand += granted
     // Short: less than one request is left; the rate refills a thousandth of a request per millisecond per request/s.
     if (granted < this.chunk) bucket.emptyUntil = now + Math.max(1, Math.ceil((1000 - milliTokensLeft) / this.ratePerSecond))
-  }
-
-  private bucketOf(accountId: number): LocalBucket {
-    let bucket = this.accounts.get(accountId)
-    if (!bucket) {
-      if (this.accounts.size >= MAX_ACCOUNTS) this.forgetIdle()
-      bucket = { inHand: 0, emptyUntil: 0, taking: undefined }
-      this.accounts.set(accountId, bucket)
-    }
-    return bucket
-  }
-
-  /** Drops the accounts with nothing in hand and no take in flight: they lose nothing but a Map entry. */
-  private forgetIdle(): void {
-    for (const [accountId, bucket] of this.accounts) {
-      if (bucket.inHand === 0 && !bucket.taking) this.accounts.delete(accountId)
-    }
   }
 }
