@@ -15,6 +15,8 @@ import type { Deps } from '../types.js'
 
 /** The last activity is written at most this often: one UPDATE a minute per busy session, not one per request. */
 export const TOUCH_INTERVAL_MS = 60_000
+/** Sessions an account keeps open at once (browsers, tabs after a reload share one); a new sign-in ends the oldest. */
+export const MAX_SESSIONS_PER_ACCOUNT = 20
 
 export type ConsoleCredential = { clientId: string; clientSecret: string } | { apiKey: string }
 
@@ -40,7 +42,10 @@ export async function signIn(deps: Deps, credential: ConsoleCredential): Promise
   const sessionId = randomSecret(32)
   const now = deps.now()
   const expiresAt = now + deps.config.consoleSessionSeconds * 1000
-  await sessionsRepo.insertConsoleSession(deps.db, { sessionHash: digestToken(sessionId), ...owner, now, expiresAt })
+  await deps.db.transaction().execute(async (tx) => {
+    await sessionsRepo.insertConsoleSession(tx, { sessionHash: digestToken(sessionId), ...owner, now, expiresAt })
+    await sessionsRepo.keepNewestConsoleSessions(tx, owner.accountId, MAX_SESSIONS_PER_ACCOUNT)
+  })
   return { sessionId, csrfToken: csrfTokenOf(sessionId), accountId: owner.accountId, expiresAt }
 }
 

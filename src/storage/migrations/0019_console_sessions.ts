@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   // The periodic purge deletes by expiry.
   await db.schema.createIndex('console_sessions_expires_at').on('console_sessions').column('expires_at').execute()
+  // A sign-in keeps the account's newest sessions only (repos/console-sessions.ts keepNewestConsoleSessions).
+  await db.schema.createIndex('console_sessions_account').on('console_sessions').columns(['account_id', 'created_at']).execute()
 }
 
 export async function down(): Promise<void> {

@@ -27,6 +27,15 @@ export async function insertConsoleSession(db: Kysely<Database>, session: NewCon
 }
 
 /**
+ * Deletes the account's sessions beyond its `keep` newest. Sign-in is not counted by the request limit, so without
+ * a bound one account's credentials could add rows as fast as it signs in (an API key costs no scrypt).
+ */
+export async function keepNewestConsoleSessions(db: Kysely<Database>, accountId: number, keep: number): Promise<void> {
+  const newest = db.selectFrom('console_sessions').select('session_hash').where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('session_hash').limit(keep)
+  await db.deleteFrom('console_sessions').where('account_id', '=', accountId).where('session_hash', 'not in', newest).execute()
+}
+
+/**
  * The account and last activity of a session that is neither past its absolute expiry nor idle since `idleSince`,
  * whose account is enabled and still on the credentials version of the sign-in, and whose API key (if it signed in
  * with one) is not revoked.

@@ -9,7 +9,7 @@ import type { TestAccount } from '../../helpers/factories.js'
 import { consoleCall, consoleSignIn, openConsoleSession } from '../../helpers/console-session.js'
 import * as accounts from '../../../src/services/accounts/accounts.js'
 import * as lifecycle from '../../../src/services/accounts/account-lifecycle.js'
-import { purgeExpiredSessions } from '../../../src/services/accounts/console-sessions.js'
+import { MAX_SESSIONS_PER_ACCOUNT, purgeExpiredSessions } from '../../../src/services/accounts/console-sessions.js'
 
 const IDLE_SECONDS = 600
 const SESSION_SECONDS = 3600
@@ -114,6 +114,22 @@ for (const dialect of DIALECTS) {
       assert.equal(after.statusCode, 401)
       assert.deepEqual(after.json(), { error_code: 401, message: 'Invalid, expired or missing access token' })
       assert.equal((await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: session.cookie } })).statusCode, 401)
+    })
+
+    it('keeps an account’s newest sessions only: signing in again and again ends the oldest, not another account’s', async () => {
+      const [account, other] = [await t.account(), await t.account()]
+      const others = await openConsoleSession(t, credentialsOf(other))
+      const sessions = []
+      for (let i = 0; i <= MAX_SESSIONS_PER_ACCOUNT; i++) {
+        sessions.push(await openConsoleSession(t, credentialsOf(account)))
+        t.clock.advance(1)
+      }
+      const stored = await t.deps.db.selectFrom('console_sessions').select('session_hash').where('account_id', '=', account.id).execute()
+      assert.equal(stored.length, MAX_SESSIONS_PER_ACCOUNT)
+      assert.equal((await consoleCall(t, sessions[0]!, { method: 'GET', url: '/addressbooks' })).statusCode, 401, 'the oldest ended')
+      assert.equal((await consoleCall(t, sessions.at(-1)!, { method: 'GET', url: '/addressbooks' })).statusCode, 200)
+      assert.equal((await consoleCall(t, sessions[1]!, { method: 'GET', url: '/addressbooks' })).statusCode, 200)
+      assert.equal((await consoleCall(t, others, { method: 'GET', url: '/addressbooks' })).statusCode, 200, "another account's session stays")
     })
 
     it('ends after the idle time without requests, and at the absolute expiry however active', async () => {
