@@ -225,15 +225,6 @@ export async function claimTurns(
   return rows.map(toMessage).sort((a, b) => a.id - b.id)
 }
 
-/** Claims up to `limit` due messages, the accounts in id order (the dispatcher keeps its own turn: fair-claim.ts). */
-export async function claimDue(
-  db: Kysely<Database>,
-  claim: { channel: CampaignChannel; now: number; limit: number; leaseUntil: number; token: string },
-): Promise<ClaimedMessage[]> {
-  const accounts = await accountsInTurn(db, { channel: claim.channel, now: claim.now, after: 0, max: 64 })
-  return claimTurns(db, { ...claim, turns: accounts.filter((a) => a.due).map((a) => ({ accountId: a.accountId, limit: claim.limit })) })
-}
-
 /** Extends the lease of the claim's messages it still holds to `leaseUntil`; returns how many it holds. */
 export async function renewLease(db: Kysely<Database>, lease: MessageLease, leaseUntil: number): Promise<number> {
   let held = 0

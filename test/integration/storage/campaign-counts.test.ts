@@ -23,6 +23,7 @@ import { recordReceipts, recordSubmittedParts } from '../../../src/storage/repos
 import { deleteSmsCampaign } from '../../../src/storage/repos/sms-campaigns.js'
 import { migrateToLatest, migrateUpTo } from '../../../src/storage/migrate.js'
 import type { Database } from '../../../src/storage/tables.js'
+import { claimDue } from '../../helpers/claims.js'
 
 const { MESSAGE_STATUS } = messages
 
@@ -41,7 +42,7 @@ for (const dialect of DIALECTS) {
     /** Claims the channel's due messages (at most `limit`) for a new lease. */
     const claim = async (channel: 'email' | 'sms' | 'viber', limit = 100) => {
       const token = `claim-${++claims}`
-      const claimed = await messageQueue.claimDue(db, { channel, now: t.clock.now, limit, leaseUntil: t.clock.now + 60_000, token })
+      const claimed = await claimDue(db, { channel, now: t.clock.now, limit, leaseUntil: t.clock.now + 60_000, token })
       return { lease: { token, ids: claimed.map((m) => m.id) }, ids: claimed.map((m) => m.id) }
     }
 

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { smsSetup, type SmsSetup } from '../../helpers/sms.js'
 import * as messageQueue from '../../../src/storage/repos/message-queue.js'
 import { purgeUnmatchedReceipts, recordReceipts, recordSubmittedParts } from '../../../src/storage/repos/sms-parts.js'
+import { claimDue } from '../../helpers/claims.js'
 
 const TWO_PARTS = 'a'.repeat(200)
 
@@ -31,7 +32,7 @@ for (const dialect of DIALECTS) {
       const answer = await t.call(setup.account, { method: 'POST', url: '/sms/send', payload: { sender: setup.sender, body: providerIds.length > 1 ? TWO_PARTS : 'Hi', phones: [String(next++)] } })
       assert.equal(answer.statusCode, 200, answer.body)
       const token = `claim-${next}`
-      const [message] = await messageQueue.claimDue(t.deps.db, { channel: 'sms', now: t.clock.now, limit: 1, leaseUntil: t.clock.now + 60_000, token })
+      const [message] = await claimDue(t.deps.db, { channel: 'sms', now: t.clock.now, limit: 1, leaseUntil: t.clock.now + 60_000, token })
       await messageQueue.recordOutcomes(t.deps.db, { token, ids: [message!.id] }, [{ id: message!.id, kind: 'submitted', captured: false }], t.clock.now)
       if (record) await recordSubmittedParts(t.deps.db, [{ messageId: message!.id, providerIds }], t.clock.now)
       return message!.id
