@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type TSchema } from '@sinclair/typebox'
 import * as webhooks from '../../services/events/webhooks.js'
+import { sendTestEvent } from '../../services/events/test-event.js'
 import type { Deps } from '../../services/types.js'
 import { toWireDate } from '../../lib/wire-date.js'
 import { IdParams, responses } from '../schemas/common.js'
@@ -23,6 +24,8 @@ const Attempt = Type.Object({
   latency_ms: Type.Integer(),
   error: Type.Union([Type.String(), Type.Null()]),
 })
+
+const TestEvent = envelope(Type.Object({ event_id: Type.Integer({ description: 'the queued test event\'s id: the `id` its receiver gets' }) }))
 
 const FailedEvent = Type.Object({
   id: Type.Integer({ description: 'the event id' }),
@@ -108,6 +111,22 @@ export function webhookRoutes(deps: Deps) {
           error: e.error,
         })),
       }),
+    )
+
+    app.post(
+      `${BASE}/:id/test`,
+      {
+        schema: {
+          tags: ['Webhooks (Tidings extension)'],
+          'x-tidings-extension': true,
+          summary: 'Queue a test event for the webhook\'s URL',
+          description:
+            'One event `test` (fields `webhook_id`, `webhook_action`) is queued for the URL and delivered like any event: signed, retried, in the delivery log. The URL\'s backoff after failed requests is cut short. At most one test per URL every 5 seconds (429 with Retry-After).',
+          params: IdParams,
+          response: responses(TestEvent, 404, 422, 429),
+        },
+      },
+      async (request) => ({ success: true, data: { event_id: (await sendTestEvent(deps, request.accountId, request.params.id)).eventId } }),
     )
   }
 }

@@ -66,9 +66,11 @@ export interface EventRow {
 
 /**
  * Stores events in the order given (their ids follow it, so each endpoint receives them in that order), each with
- * a queued delivery for each of its endpoints; `db` must be the transaction of the change they describe.
+ * a queued delivery for each of its endpoints; `db` must be the transaction of the change they describe. Returns
+ * the events' ids, in the order given.
  */
-export async function insertEvents(db: Kysely<Database>, events: readonly EventRow[]): Promise<void> {
+export async function insertEvents(db: Kysely<Database>, events: readonly EventRow[]): Promise<number[]> {
+  const eventIds: number[] = []
   for (let start = 0; start < events.length; start += CHUNK) {
     const chunk = events.slice(start, start + CHUNK)
     const rows = await db
@@ -78,7 +80,9 @@ export async function insertEvents(db: Kysely<Database>, events: readonly EventR
       .execute()
     // Ids are drawn in the order of the rows (RETURNING promises no order): the nth smallest is the nth event's.
     const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b)
+    eventIds.push(...ids)
     const deliveries = chunk.flatMap((e, i) => e.endpoints.map((endpointId) => ({ endpoint_id: endpointId, event_id: ids[i]!, status: DELIVERY_STATUS.queued, created_at: e.createdAt })))
     for (let i = 0; i < deliveries.length; i += CHUNK) await db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + CHUNK)).execute()
   }
+  return eventIds
 }

@@ -10,7 +10,7 @@ import type { Database } from '../tables.js'
 /** The bucket of every account together. */
 export const ALL_ACCOUNTS = 0
 
-const MICRO = 1_000_000
+export const MICRO = 1_000_000
 
 export interface SendRateBucket {
   channel: string

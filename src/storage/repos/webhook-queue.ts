@@ -117,3 +117,8 @@ export async function pruneFinished(db: Kysely<Database>, before: number): Promi
     .executeTakeFirst()
   return { deliveries: Number(deliveries.numDeletedRows), events: Number(events.numDeletedRows) }
 }
+
+/** The endpoint's next request may be made at once, its backoff cut short (a test event asked for); its lease stands. */
+export async function dueAt(db: Kysely<Database>, endpointId: number, now: number): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ next_attempt_at: now }).where('id', '=', endpointId).where('next_attempt_at', '>', now).execute()
+}
