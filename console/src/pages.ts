@@ -13,7 +13,7 @@ export const PAGES: PageEntry[] = [
   { path: 'campaigns', title: 'Campaigns', built: false },
   { path: 'senders', title: 'Senders', built: true },
   { path: 'blacklist', title: 'Blacklist', built: true },
-  { path: 'webhooks', title: 'Webhooks', built: false },
+  { path: 'webhooks', title: 'Webhooks', built: true },
   { path: 'balance', title: 'Balance', built: true },
   { path: 'outbox', title: 'Outbox', built: true },
   { path: 'sms', title: 'SMS', built: false },
