@@ -6,6 +6,8 @@
 // list of that many contacts (through the API, 10,000 a request: under a minute on SQLite) after the screenshots, to
 // time the pages with it present.
 import { execFileSync, spawn } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import { mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -111,7 +113,6 @@ try {
     await page.getByRole('button', { name: 'Edit variables of reader2@example.com' }).click()
     await page.getByRole('dialog').waitFor()
     await shoot(page, 'contacts-edit')
-    await shootItemSixPages(page, base, token)
 
     // The CSV import's report: a file of 30 rows, two of them refused.
     await page.setViewportSize({ width: 1440, height: 900 })
@@ -123,6 +124,9 @@ try {
     await page.getByText(/^Done: /).waitFor()
     await shoot(page, 'contacts-import')
     await page.getByRole('button', { name: 'Close' }).click()
+    // After the contacts page's own shots: these leave it (the import above needs its open dialog's Cancel).
+    await shootItemSixPages(page, base, token)
+    await shootWebhooks(page, base, token)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -189,4 +193,55 @@ async function shootItemSixPages(page: Page, base: string, token: string): Promi
   await page.locator('tbody th button').first().click()
   await page.frameLocator('iframe').locator('body').waitFor()
   await shoot(page, 'outbox-message')
+}
+
+/**
+ * Webhooks (issue 21 item 6): two webhooks on a receiver in this process (one answering 200, one 500), a test event
+ * to each delivered by a `tidings worker` run for the purpose (`serve --no-dispatch` sends nothing; loopback needs
+ * TIDINGS_WEBHOOK_ALLOW_PRIVATE), and the delivery log of the working one open.
+ */
+async function shootWebhooks(page: Page, base: string, token: string): Promise<void> {
+  const receiver = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      response.statusCode = request.url === '/hooks/broken' ? 500 : 200
+      response.end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  const worker = spawn(process.execPath, ['bin/tidings.js', 'worker'], { env: { ...env, TIDINGS_WEBHOOK_ALLOW_PRIVATE: '1' }, stdio: 'ignore' })
+  try {
+    const ids: number[] = []
+    for (const [path, actions] of [['/hooks/sendpulse', ['delivered', 'open']], ['/hooks/broken', ['spam']]] as const) {
+      const { data } = await call<{ data: { id: number }[] }>(base, token, 'POST', '/v2/email-service/webhook', { url: `${origin}${path}`, actions })
+      await call(base, token, 'POST', `/v2/email-service/webhook/${data[0]!.id}/test`, {})
+      ids.push(data[0]!.id)
+    }
+    for (const id of ids) {
+      for (let tries = 0; ; tries++) {
+        const { data } = await call<{ data: unknown[] }>(base, token, 'GET', `/v2/email-service/webhook/${id}/deliveries`, undefined)
+        if (data.length > 0) break
+        if (tries === 100) throw new Error(`webhook ${id}: no delivery within 10 s`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+  } finally {
+    worker.kill('SIGTERM')
+    await once(worker, 'exit')
+    receiver.close()
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/webhooks`)
+  await page.getByRole('button', { name: `Delivery log of delivered to ${origin}/hooks/sendpulse` }).click()
+  await page.getByRole('row').filter({ hasText: ' ms' }).first().waitFor()
+  await shoot(page, 'webhooks')
+  // The delivery log, below the list: scrolled to at each width.
+  for (const width of [1440, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 740 : 900 })
+    await page.getByRole('heading', { name: /^Delivery log of/ }).evaluate((heading) => heading.scrollIntoView())
+    const path = join(OUT, `webhooks-log-${width}.png`)
+    await page.screenshot({ path })
+    console.log(`${path}: ${(statSync(path).size / 1024).toFixed(0)} KB`)
+  }
 }
