@@ -105,7 +105,6 @@ describe('the webhooks page of the web console in Chromium', () => {
         assert.deepEqual(delivery.events.map((e) => [e.event, e.webhook_id]), [['test', String(id)]])
         const signedWith = await secret()
         assert.doesNotThrow(() => new Webhook(signedWith).verify(delivery.body, delivery.headers as Record<string, string>, { jsonParse: false }))
-        await fitsAndPassesAxe('webhooks with a delivery log')
       })
 
       it('shows the failure of a receiver answering 500, and its error', async () => {
@@ -139,6 +138,9 @@ describe('the webhooks page of the web console in Chromium', () => {
         const after = await secret()
         assert.notEqual(after, before)
         assert.equal(await shown.textContent(), after)
+        // The page at its fullest: the list, a delivery log with a failed request, the secret.
+        await fitsAndPassesAxe('webhooks with a delivery log and the secret')
+        await page.setViewportSize({ width: 1440, height: 900 })
       })
 
       it('deletes a webhook after a confirmation', async () => {
@@ -153,7 +155,6 @@ describe('the webhooks page of the web console in Chromium', () => {
         await page.getByRole('status').getByText(`Webhook spam of ${failing.url} deleted.`).waitFor()
         assert.deepEqual((await webhooks()).map((w) => w.action), ['open', 'delivered'])
         assert.equal(await page.getByRole('button', { name }).count(), 0)
-        await fitsAndPassesAxe('webhooks')
       })
     })
   }

@@ -1,6 +1,6 @@
 // One webhook's delivery log (the last 200 requests to its URL: time, status code, latency, error) and the events
 // given up on for the URL, both Tidings extensions, and the "Send a test event" button (POST …/{id}/test): the test
-// is queued and sent by the webhook sender, so the log is read again each second until its request shows.
+// is queued and sent by the webhook sender, so the log is read again every half second until its request shows.
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { Messages, usePageState } from '../parts/page-state.js'
@@ -23,8 +23,9 @@ interface FailedEvent {
 }
 
 const BASE = '/v2/email-service/webhook'
-/** The log is read again each second after a test, 15 times at most: the sender polls every 250 ms and a receiver has 10 s. */
-const WATCH_READS = 15
+/** After a test the log is read every 500 ms, for 15 s at most: the sender looks for work every 250 ms and a receiver has 10 s to answer. */
+const WATCH_INTERVAL_MS = 500
+const WATCH_READS = 30
 
 export function WebhookLog({ webhook }: { webhook: Webhook }) {
   const state = usePageState(() =>
@@ -40,7 +41,7 @@ export function WebhookLog({ webhook }: { webhook: Webhook }) {
   useEffect(() => {
     if (!watch) return
     if (newest !== watch.before || watch.reads === 0) return setWatch(undefined)
-    const timer = setTimeout(() => void state.reload().then(() => setWatch({ ...watch, reads: watch.reads - 1 })), 1000)
+    const timer = setTimeout(() => void state.reload().then(() => setWatch({ ...watch, reads: watch.reads - 1 })), WATCH_INTERVAL_MS)
     return () => clearTimeout(timer)
   }, [watch, newest])
 
