@@ -5,12 +5,14 @@ import { BlacklistPage } from './blacklist.js'
 import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
+import { TemplatesPage } from './templates.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
   senders: SendersPage,
   blacklist: BlacklistPage,
   balance: BalancePage,
   outbox: OutboxPage,
+  templates: TemplatesPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {
