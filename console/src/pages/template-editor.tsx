@@ -72,7 +72,7 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
   const title = id === undefined ? 'New template' : template === undefined ? 'Template' : readOnly ? `${template.name} (system template)` : template.name
   const variables = variablesOf(html)
   return (
-    <section aria-labelledby="page-title">
+    <section aria-labelledby="page-title" class="templates">
       <a href="#/templates">Back to the templates</a>
       <h1 id="page-title">{title}</h1>
       {readOnly && (
@@ -83,7 +83,8 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
           </a>
         </p>
       )}
-      {(id === undefined || template !== undefined) && (
+      {source !== undefined && template === undefined && !messages.error && <p>Loading the template…</p>}
+      {(source === undefined || template !== undefined) && (
         <form onSubmit={save}>
           {id === undefined && (
             <div class="template-meta">
@@ -135,7 +136,7 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
         </form>
       )}
       <Messages state={messages} />
-      {(id === undefined || template !== undefined) && <TemplateTestSend html={html} subject={name} />}
+      {(source === undefined || template !== undefined) && <TemplateTestSend html={html} subject={name} />}
     </section>
   )
 }

@@ -41,7 +41,7 @@ function Gallery() {
   const own = usePageState(() => api<Template[]>('GET', `/templates?owner=me&limit=${PAGE_SIZE}&offset=${offset}`), [offset])
   const system = usePageState(() => api<Template[]>('GET', '/templates?limit=100'))
   return (
-    <section aria-labelledby="page-title">
+    <section aria-labelledby="page-title" class="templates">
       <h1 id="page-title">Templates</h1>
       <p>
         <a class="button" href="#/templates/new">
