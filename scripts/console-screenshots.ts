@@ -123,6 +123,7 @@ try {
     await page.getByText(/^Done: /).waitFor()
     await shoot(page, 'contacts-import')
     await page.getByRole('button', { name: 'Close' }).click()
+    await shootTemplates(page, base, token)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -189,4 +190,19 @@ async function shootItemSixPages(page: Page, base: string, token: string): Promi
   await page.locator('tbody th button').first().click()
   await page.frameLocator('iframe').locator('body').waitFor()
   await shoot(page, 'outbox-message')
+}
+
+/** The templates gallery (one own template beside the system ones) and that template in the editor (issue 21 item 4). */
+async function shootTemplates(page: Page, base: string, token: string): Promise<void> {
+  const html = '<html><body><h1>Spring sale</h1><p>Hello {{name}}, everything is 20% off until Sunday.</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p></body></html>'
+  const { real_id: id } = await call<{ real_id: number }>(base, token, 'POST', '/template', { name: 'Spring sale', body: Buffer.from(html).toString('base64') })
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/templates`)
+  await page.getByRole('link', { name: 'Welcome', exact: true }).waitFor()
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0))
+  await shoot(page, 'templates')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/templates/${id}`)
+  await page.frameLocator('iframe[title="Template preview"]').getByRole('heading', { name: 'Spring sale' }).waitFor()
+  await shoot(page, 'template-editor')
 }

@@ -57,7 +57,7 @@ function Gallery() {
       ) : (
         <Cards templates={own.data} label="Your templates" />
       )}
-      <Pager offset={offset} size={PAGE_SIZE} shown={own.data?.length ?? 0} onOffset={setOffset} />
+      {own.data !== undefined && (offset > 0 || own.data.length === PAGE_SIZE) && <Pager offset={offset} size={PAGE_SIZE} shown={own.data.length} onOffset={setOffset} />}
       <h2>System templates</h2>
       <Messages state={system} />
       {system.data === undefined ? !system.error && <p>Loading the system templates…</p> : <Cards templates={system.data} label="System templates" />}
@@ -93,7 +93,7 @@ function Thumbnail({ template }: { template: Template }) {
   return (
     <div class="thumb" inert>
       {image ? (
-        <img src={image} alt="" loading="lazy" />
+        <img src={image} alt="" />
       ) : (
         <iframe title={`Preview of ${template.name}`} sandbox="" referrerpolicy="no-referrer" loading="lazy" tabIndex={-1} srcdoc={messageDocument(textOfBase64(template.body))} />
       )}
