@@ -4,7 +4,9 @@
 //
 // The preview is the typed HTML in a sandboxed frame through messageDocument (pages/outbox.tsx): no script runs,
 // nothing is fetched, from this origin or any other. It follows the source 300 ms after the last keystroke: a frame
-// rebuilt on every key would flicker and re-parse the whole document each time.
+// rebuilt on every key would flicker and re-parse the whole document each time. A srcdoc frame inherits the console's
+// CSP, whose style-src 'self' also refuses the template's <style> and style="…": the preview shows the content and
+// structure, not the styling (the system templates' preview images, SVG served by the API, do show it).
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { messageOf } from '../parts/dialog.js'
@@ -111,7 +113,7 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
             </div>
             <div class="field">
               <p class="label" id="preview-label">
-                Preview <span class="muted">(variables as written; remote images and scripts blocked)</span>
+                Preview <span class="muted">(variables as written; scripts, remote images and inline styles are blocked here)</span>
               </p>
               <iframe class="message" title="Template preview" aria-describedby="preview-label" sandbox="" referrerpolicy="no-referrer" srcdoc={messageDocument(preview)} />
             </div>
