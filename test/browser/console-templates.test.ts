@@ -144,6 +144,10 @@ describe('the templates pages of the web console in Chromium', () => {
         await preview().getByRole('heading', { name: 'Autumn news for {{name}}' }).waitFor()
         const variables = page.getByRole('list', { name: 'Variables the HTML uses' }).getByRole('listitem')
         assert.deepEqual(await variables.allTextContents(), ["{{name}} from the contact's variables", "{{city}} from the contact's variables", '{{unsubscribe_url}} filled by Tidings'])
+        // No sender and no list yet: the test send says what it needs instead of a form.
+        await page.getByRole('link', { name: 'add one on the Senders page' }).waitFor()
+        await page.getByRole('link', { name: 'create one on the Lists page' }).waitFor()
+        assert.equal(await page.getByRole('button', { name: 'Send a test' }).count(), 0)
         await fitsAndPassesAxe('the new template editor')
 
         await page.getByRole('button', { name: 'Create template' }).click()
