@@ -8,7 +8,8 @@ export interface Template {
   name: string
   category: string
   created: string
-  owner: 'me' | 'system' | string
+  /** `me` or `system` */
+  owner: string
   /** An image URL (SVG) for system templates; empty for own ones. */
   preview: string
   /** The HTML, Base64 (a Tidings extension). */
