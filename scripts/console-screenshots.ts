@@ -127,6 +127,7 @@ try {
     // After the contacts page's own shots: these leave it (the import above needs its open dialog's Cancel).
     await shootItemSixPages(page, base, token)
     await shootWebhooks(page, base, token)
+    await shootTemplates(page, base, token)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -244,4 +245,19 @@ async function shootWebhooks(page: Page, base: string, token: string): Promise<v
     await page.screenshot({ path })
     console.log(`${path}: ${(statSync(path).size / 1024).toFixed(0)} KB`)
   }
+}
+
+/** The templates gallery (one own template beside the system ones) and that template in the editor (issue 21 item 4). */
+async function shootTemplates(page: Page, base: string, token: string): Promise<void> {
+  const html = '<html><body><h1>Spring sale</h1><p>Hello {{name}}, everything is 20% off until Sunday.</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p></body></html>'
+  const { real_id: id } = await call<{ real_id: number }>(base, token, 'POST', '/template', { name: 'Spring sale', body: Buffer.from(html).toString('base64') })
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/templates`)
+  await page.getByRole('link', { name: 'Welcome', exact: true }).waitFor()
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0))
+  await shoot(page, 'templates')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/templates/${id}`)
+  await page.frameLocator('iframe[title="Template preview"]').getByRole('heading', { name: 'Spring sale' }).waitFor()
+  await shoot(page, 'template-editor')
 }

@@ -9,7 +9,7 @@ export interface PageEntry {
 export const PAGES: PageEntry[] = [
   { path: 'dashboard', title: 'Dashboard', built: false },
   { path: 'lists', title: 'Lists', built: true },
-  { path: 'templates', title: 'Templates', built: false },
+  { path: 'templates', title: 'Templates', built: true },
   { path: 'campaigns', title: 'Campaigns', built: false },
   { path: 'senders', title: 'Senders', built: true },
   { path: 'blacklist', title: 'Blacklist', built: true },

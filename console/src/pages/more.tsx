@@ -6,6 +6,7 @@ import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
 import { WebhooksPage } from './webhooks.js'
+import { TemplatesPage } from './templates.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
   senders: SendersPage,
@@ -13,6 +14,7 @@ const BY_PATH: Record<string, () => preact.JSX.Element> = {
   balance: BalancePage,
   outbox: OutboxPage,
   webhooks: WebhooksPage,
+  templates: TemplatesPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {
