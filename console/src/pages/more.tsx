@@ -2,6 +2,7 @@
 import type { PageEntry } from '../pages.js'
 import { BalancePage } from './balance.js'
 import { BlacklistPage } from './blacklist.js'
+import { CampaignsPage } from './campaigns.js'
 import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
@@ -11,6 +12,7 @@ const BY_PATH: Record<string, () => preact.JSX.Element> = {
   blacklist: BlacklistPage,
   balance: BalancePage,
   outbox: OutboxPage,
+  campaigns: CampaignsPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {
