@@ -154,7 +154,7 @@ export function CampaignForm() {
               </div>
             ) : (
               <div class="field">
-                <label for="campaign-html">HTML</label>
+                <label for="campaign-html">HTML source</label>
                 <textarea id="campaign-html" name="html" rows={10} required spellcheck={false} />
               </div>
             )}
