@@ -112,6 +112,7 @@ try {
     await page.getByRole('dialog').waitFor()
     await shoot(page, 'contacts-edit')
     await shootItemSixPages(page, base, token)
+    await shootCampaignPages(page, base, token, listIds)
 
     // The CSV import's report: a file of 30 rows, two of them refused.
     await page.setViewportSize({ width: 1440, height: 900 })
@@ -189,4 +190,45 @@ async function shootItemSixPages(page: Page, base: string, token: string): Promi
   await page.locator('tbody th button').first().click()
   await page.frameLocator('iframe').locator('body').waitFor()
   await shoot(page, 'outbox-message')
+}
+
+/**
+ * Campaigns (issue 21 item 5): the list, the form, a campaign sent to Customers (by a `tidings worker` started for it:
+ * this server runs with --no-dispatch; no relay, so its messages are captured) and one scheduled for tomorrow.
+ */
+async function shootCampaignPages(page: Page, base: string, token: string, listIds: number[]): Promise<void> {
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  const codeEmail = (JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; text: string }[]).find((e) => e.kind === 'sender_code' && e.to === 'news@acme.example')!
+  await call(base, token, 'POST', '/senders/news@acme.example/code', { code: /\b(\d{6,})\b/.exec(codeEmail.text)![1] })
+  const campaign = (fields: Record<string, unknown>) =>
+    call<{ id: number }>(base, token, 'POST', '/campaigns', {
+      sender_email: 'news@acme.example',
+      sender_name: 'Acme News',
+      body: Buffer.from('<h1>Hello {{name}}</h1><p>Our spring collection is here.</p>').toString('base64'),
+      ...fields,
+    })
+  const sent = await campaign({ name: 'Spring collection', subject: 'Spring is here, {{name}}', list_id: listIds[0] })
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 11) + '09:00:00'
+  await call(base, token, 'POST', '/campaigns', { sender_email: 'news@acme.example', sender_name: 'Acme News', subject: 'Summer preview', list_id: listIds[1], send_date: tomorrow.replace('T', ' '), body: Buffer.from('<p>Soon.</p>').toString('base64') })
+  const worker = spawn(process.execPath, ['bin/tidings.js', 'worker'], { env, stdio: 'ignore' })
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`${base}/console/#/campaigns/${sent.id}`)
+    await page.getByText('Sent', { exact: true }).waitFor({ timeout: 60_000 })
+  } finally {
+    worker.kill('SIGTERM')
+    await once(worker, 'exit')
+  }
+  await shoot(page, 'campaign')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns`)
+  await page.getByRole('row', { name: /Summer preview/ }).waitFor()
+  await shoot(page, 'campaigns')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns/new`)
+  await page.getByRole('radio', { name: 'From HTML' }).check()
+  await page.getByLabel('HTML source').fill('<h1>Hello {{name}}</h1>')
+  await page.getByRole('checkbox', { name: /^Customers/ }).check()
+  await page.getByLabel(/^Subject/).fill('Autumn sale, {{name}}')
+  await shoot(page, 'campaign-new')
 }
