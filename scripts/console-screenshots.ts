@@ -214,7 +214,8 @@ async function shootCampaignPages(page: Page, base: string, token: string, listI
   try {
     await page.setViewportSize({ width: 1440, height: 900 })
     await page.goto(`${base}/console/#/campaigns/${sent.id}`)
-    await page.getByText('Sent', { exact: true }).waitFor({ timeout: 60_000 })
+    // The status ("Sent"), not the count of that name.
+    await page.locator('.facts dd', { hasText: /^Sent$/ }).waitFor({ timeout: 60_000 })
   } finally {
     worker.kill('SIGTERM')
     await once(worker, 'exit')
