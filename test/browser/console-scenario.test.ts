@@ -1,11 +1,11 @@
 // Issue 21's scenario in Chromium, on both databases, against a test app that sends for real (its dispatcher running,
 // an SMTP server on loopback as the relay): sign in; create a list and import a CSV of 1,000 contacts through the UI
-// (the bar reaching 100 %); a refused campaign shows the API's message; a test send reaches the sender's address; a
-// campaign scheduled in the browser's time zone (Kolkata, UTC+5:30) is stored at the right UTC time, its page asks no
-// more once left, and it is canceled after a confirmation; a campaign to the list is watched on its page until "Sent"
-// at 100 % while the relay receives the 1,000 messages, and its page stops asking once it is finished; one of its
-// messages opened in the Outbox; sign-out ends access. axe-core and no sideways scrolling at 375 and 1440 px on the
-// campaign list, form and detail. Needs the built console (`npm run build`).
+// (the bar reaching 100 %); a refused campaign shows the API's message; a test send from a template reaches the
+// sender's address; a campaign scheduled in the browser's time zone (Kolkata, UTC+5:30) is stored at the right UTC
+// time, its page asks no more once left, and it is canceled after a confirmation; a campaign to the list is watched on
+// its page until "Sent" at 100 % while the relay receives the 1,000 messages, and its page stops asking once it is
+// finished; one of its messages opened in the Outbox; sign-out ends access. axe-core and no sideways scrolling at 375
+// and 1440 px on the campaign list, form and detail. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -27,6 +27,8 @@ const ZONE = 'Asia/Kolkata'
 const ZONE_OFFSET_MS = 5.5 * 3_600_000
 /** The detail page asks every 2 s: longer than that without a request means it stopped. */
 const QUIET_MS = 2500
+
+const TEMPLATE_HTML = '<h1>Monthly letter for {{name}}</h1>'
 
 const address = (i: number) => `member${String(i).padStart(4, '0')}@example.com`
 const csv = () => ['email,name', ...Array.from({ length: CONTACTS }, (_, i) => `${address(i)},Member ${i}`)].join('\r\n') + '\r\n'
@@ -92,6 +94,8 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         t.app.server.on('request', (request: { url?: string }) => served.push(request.url ?? ''))
         account = await t.account('Scenario Ltd')
         await activeSender(t, account, SENDER, 'Scenario News')
+        const template = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'Monthly letter', body: Buffer.from(TEMPLATE_HTML).toString('base64') } })
+        assert.equal(template.statusCode, 200, template.body)
         dispatch = startDispatch(t.deps, 'serve')
         ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
         // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
@@ -128,7 +132,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         assert.deepEqual(books.map((b) => [b.name, b.active_email_qty]), [['Readers', CONTACTS]])
       })
 
-      it('shows the API’s message when a campaign is refused, and sends a test to the sender’s own address', async () => {
+      it('shows the API’s message when a campaign is refused, and sends a test from a template to the sender’s own address', async () => {
         await fillForm('Too late {{name}}')
         await fitsAndPassesAxe('the campaign form')
         await page.getByLabel(/^Send at/).fill(kolkataInput(Date.now() - 86_400_000))
@@ -136,11 +140,16 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         await page.getByRole('alert').getByText('Argument send_date must not be earlier than the current date and time').waitFor()
         assert.deepEqual(await campaigns(), [], 'nothing created')
 
+        // The test from one of the account's templates instead of the HTML.
         await page.getByLabel(/^Send at/).fill('')
+        await page.getByRole('radio', { name: 'From a template' }).check()
+        await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Monthly letter' })
         await page.getByRole('button', { name: 'Send a test' }).click()
         await page.getByRole('status').getByText(`A test email is on its way to ${SENDER}`).waitFor()
         const [test] = await campaigns()
         assert.ok(test && [4, 8].includes(test.status), `a test campaign: ${JSON.stringify(test)}`)
+        const body = (await t.call(account, { method: 'GET', url: `/campaigns/${test.id}` })).json<{ message: { body: string } }>().message.body
+        assert.equal(body, TEMPLATE_HTML, 'the template chosen')
         // The sender's address got its activation code before; the test is the second email to it.
         for (let waited = 0; sink.recipients.filter((r) => r === SENDER).length < 2; waited += 50) {
           assert.ok(waited < WAIT_MS, 'the test email reaches the relay')
@@ -212,6 +221,9 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         await page.getByRole('row', { name: /Hello \{\{name\}\} Sent 1,000 1,000 1,000/ }).waitFor()
 
         await page.getByRole('link', { name: 'Outbox', exact: true }).click()
+        // Its first answer (the service emails: the sender's activation code) shown before filtering, or, coming
+        // later, it would replace the campaign's.
+        await page.getByRole('row', { name: new RegExp(`${SENDER.replace('.', '\\.')} sender_code`) }).waitFor()
         await page.getByLabel(/^Campaign ID/).fill(String(id))
         await page.getByRole('button', { name: 'Show' }).click()
         const first = page.getByRole('row', { name: /^Hello Member \d+ member\d{4}@example\.com campaign sent / }).first()
