@@ -122,7 +122,7 @@ export function CampaignForm() {
           </div>
           <fieldset>
             <legend>Content</legend>
-            <div class="choices">
+            <div class="campaign-choices">
               <label>
                 <input type="radio" name="source" value="template" checked={source === 'template'} onChange={() => setSource('template')} /> From a template
               </label>
@@ -166,7 +166,7 @@ export function CampaignForm() {
                 No lists yet: create one on the <a href="#/lists">Lists</a> page.
               </p>
             ) : (
-              <ul class="choices">
+              <ul class="campaign-choices">
                 {choices.books.map((b) => (
                   <li key={b.id}>
                     <label>
