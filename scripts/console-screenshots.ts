@@ -128,6 +128,7 @@ try {
     await shootItemSixPages(page, base, token)
     await shootWebhooks(page, base, token)
     await shootTemplates(page, base, token)
+    await shootCampaignPages(page, base, token, listIds)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -260,4 +261,46 @@ async function shootTemplates(page: Page, base: string, token: string): Promise<
   await page.goto(`${base}/console/#/templates/${id}`)
   await page.frameLocator('iframe[title="Template preview"]').getByRole('heading', { name: 'Spring sale' }).waitFor()
   await shoot(page, 'template-editor')
+}
+
+/**
+ * Campaigns (issue 21 item 5): the list, the form, a campaign sent to Customers (by a `tidings worker` started for it:
+ * this server runs with --no-dispatch; no relay, so its messages are captured) and one scheduled for tomorrow.
+ */
+async function shootCampaignPages(page: Page, base: string, token: string, listIds: number[]): Promise<void> {
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  const codeEmail = (JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; text: string }[]).find((e) => e.kind === 'sender_code' && e.to === 'news@acme.example')!
+  await call(base, token, 'POST', '/senders/news@acme.example/code', { code: /\b(\d{6,})\b/.exec(codeEmail.text)![1] })
+  const campaign = (fields: Record<string, unknown>) =>
+    call<{ id: number }>(base, token, 'POST', '/campaigns', {
+      sender_email: 'news@acme.example',
+      sender_name: 'Acme News',
+      body: Buffer.from('<h1>Hello {{name}}</h1><p>Our spring collection is here.</p>').toString('base64'),
+      ...fields,
+    })
+  const sent = await campaign({ name: 'Spring collection', subject: 'Spring is here, {{name}}', list_id: listIds[0] })
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 11) + '09:00:00'
+  await call(base, token, 'POST', '/campaigns', { sender_email: 'news@acme.example', sender_name: 'Acme News', subject: 'Summer preview', list_id: listIds[1], send_date: tomorrow.replace('T', ' '), body: Buffer.from('<p>Soon.</p>').toString('base64') })
+  const worker = spawn(process.execPath, ['bin/tidings.js', 'worker'], { env, stdio: 'ignore' })
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`${base}/console/#/campaigns/${sent.id}`)
+    // The status ("Sent"), not the count of that name.
+    await page.locator('.facts dd', { hasText: /^Sent$/ }).waitFor({ timeout: 60_000 })
+  } finally {
+    worker.kill('SIGTERM')
+    await once(worker, 'exit')
+  }
+  await shoot(page, 'campaign')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns`)
+  await page.getByRole('row', { name: /Summer preview/ }).waitFor()
+  await shoot(page, 'campaigns')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns/new`)
+  await page.getByRole('radio', { name: 'From HTML' }).check()
+  await page.getByLabel('HTML source').fill('<h1>Hello {{name}}</h1>')
+  await page.getByRole('checkbox', { name: /^Customers/ }).check()
+  await page.getByLabel(/^Subject/).fill('Autumn sale, {{name}}')
+  await shoot(page, 'campaign-new')
 }

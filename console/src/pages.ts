@@ -10,7 +10,7 @@ export const PAGES: PageEntry[] = [
   { path: 'dashboard', title: 'Dashboard', built: false },
   { path: 'lists', title: 'Lists', built: true },
   { path: 'templates', title: 'Templates', built: true },
-  { path: 'campaigns', title: 'Campaigns', built: false },
+  { path: 'campaigns', title: 'Campaigns', built: true },
   { path: 'senders', title: 'Senders', built: true },
   { path: 'blacklist', title: 'Blacklist', built: true },
   { path: 'webhooks', title: 'Webhooks', built: true },

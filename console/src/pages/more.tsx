@@ -2,6 +2,7 @@
 import type { PageEntry } from '../pages.js'
 import { BalancePage } from './balance.js'
 import { BlacklistPage } from './blacklist.js'
+import { CampaignsPage } from './campaigns.js'
 import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
@@ -15,6 +16,7 @@ const BY_PATH: Record<string, () => preact.JSX.Element> = {
   outbox: OutboxPage,
   webhooks: WebhooksPage,
   templates: TemplatesPage,
+  campaigns: CampaignsPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {

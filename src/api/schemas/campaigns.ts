@@ -87,18 +87,22 @@ const messageFields = {
   list_id: Type.Integer(),
 }
 
+const totals = {
+  sent: Type.Integer(),
+  delivered: Type.Integer(),
+  opening: Type.Integer(),
+  link_redirected: Type.Integer(),
+  unsubscribe: Type.Integer(),
+  error: Type.Integer(),
+}
+
 export const CampaignListItem = Type.Object({
   ...common,
   message: Type.Object(messageFields),
-  statistics: Type.Object({
-    sent: Type.Integer(),
-    delivered: Type.Integer(),
-    opening: Type.Integer(),
-    link_redirected: Type.Integer(),
-    unsubscribe: Type.Integer(),
-    error: Type.Integer(),
-  }),
+  statistics: Type.Object(totals),
 })
+
+const extension = (description: string) => ({ description: `Tidings extension: ${description}` })
 
 export const Campaign = Type.Object({
   ...common,
@@ -109,6 +113,12 @@ export const Campaign = Type.Object({
     description: 'Tidings extension: contacts of the lists left out (not active, blacklisted, already on another of the lists, or not paid for: the balance was short when they were copied)',
   }),
   statistics: Type.Object({
+    sent: Type.Integer(extension('messages sent, as in the list of campaigns')),
+    delivered: Type.Integer(extension('messages delivered (codes 2, 3, 4, 5, 11)')),
+    opening: Type.Integer(extension('messages opened')),
+    link_redirected: Type.Integer(extension('messages with a link clicked')),
+    unsubscribe: Type.Integer(extension('recipients who unsubscribed')),
+    error: Type.Integer(extension('messages bounced or refused (codes 6, 8, 9, 10, 12, 14, 16, 17, 18)')),
     general: Type.Array(Type.Object({ code: Type.Integer(), count: Type.Integer(), explain: Type.String() })),
     clicks: Type.Array(Type.Object({ url: Type.String(), count: Type.Integer() })),
   }),

@@ -71,19 +71,20 @@ function messageFields(campaign: Campaign) {
   }
 }
 
-export function toWireCampaignItem(campaign: Campaign, totals = EMPTY_TOTALS) {
+/** The list item's statistics (API.md 2.3); the full record carries them too (a Tidings extension). */
+function totalsFields(totals: MessageTotals) {
   return {
-    ...commonFields(campaign),
-    message: messageFields(campaign),
-    statistics: {
-      sent: totals.sent,
-      delivered: countOf(totals, DELIVERED),
-      opening: totals.opened,
-      link_redirected: totals.clicked,
-      unsubscribe: totals.unsubscribed,
-      error: countOf(totals, ERRORS),
-    },
+    sent: totals.sent,
+    delivered: countOf(totals, DELIVERED),
+    opening: totals.opened,
+    link_redirected: totals.clicked,
+    unsubscribe: totals.unsubscribed,
+    error: countOf(totals, ERRORS),
   }
+}
+
+export function toWireCampaignItem(campaign: Campaign, totals = EMPTY_TOTALS) {
+  return { ...commonFields(campaign), message: messageFields(campaign), statistics: totalsFields(totals) }
 }
 
 export function toWireCampaign(campaign: Campaign, extra: { totals?: MessageTotals; clicks: { link: string; clicks: number }[]; permalink: string }) {
@@ -95,6 +96,7 @@ export function toWireCampaign(campaign: Campaign, extra: { totals?: MessageTota
     permalink: extra.permalink,
     skipped_email_qty: campaign.skippedQty,
     statistics: {
+      ...totalsFields(totals),
       general: [...totals.byStatus.entries()]
         .filter(([, count]) => count > 0)
         .sort(([a], [b]) => a - b)
