@@ -5,12 +5,16 @@ import { BlacklistPage } from './blacklist.js'
 import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
+import { SmsPage } from './sms.js'
+import { ViberPage } from './viber.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
   senders: SendersPage,
   blacklist: BlacklistPage,
   balance: BalancePage,
   outbox: OutboxPage,
+  sms: SmsPage,
+  viber: ViberPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {
