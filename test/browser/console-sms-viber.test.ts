@@ -135,6 +135,7 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         const info = await smsCampaignInfo(t, setup.account, created.id)
         assert.deepEqual([info.address_book_id, info.sender_name, info.send_date, info.company_price], [campaignList, 'Shop', '2030-01-02 10:30:00', 0.015])
         assert.deepEqual(info.task_phones_info.map((n) => [n.phone, n.status_explain]), [[380631234567, 'Ready to send']], 'queued')
+        await page.getByRole('row', { name: new RegExp(`Campaign ${created.id}: numbers and statuses Shop List: Campaign list .* 2030-01-02 10:30:00 0.015 USD`) }).waitFor()
         await fitsAndPassesAxe('SMS campaigns')
 
         await page.getByRole('button', { name: `Campaign ${created.id}: numbers and statuses` }).click()

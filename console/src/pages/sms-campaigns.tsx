@@ -6,6 +6,7 @@ import { api } from '../api.js'
 import { Dialog } from '../parts/dialog.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { NewSmsCampaign } from './sms-campaign-form.js'
+import { loadPhoneBooks, type PhoneBook } from './sms-numbers.js'
 
 interface Listed {
   id: number
@@ -24,7 +25,9 @@ interface Info extends Omit<Listed, 'company_currency'> {
 
 const DAY_MS = 86_400_000
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-const audienceOf = (bookId: number) => (bookId === 0 ? 'Numbers typed in' : `List ${bookId}`)
+/** The list's name when it is among the lists loaded (a deleted one keeps its number). */
+const audienceOf = (bookId: number, books: PhoneBook[] | undefined) =>
+  bookId === 0 ? 'Numbers typed in' : `List: ${books?.find((b) => b.id === bookId)?.name ?? bookId}`
 
 export function SmsCampaigns() {
   // The last 30 days by default (UTC, as the API's dates are).
@@ -32,6 +35,7 @@ export function SmsCampaigns() {
   const [open, setOpen] = useState<number | undefined>()
   const query = `dateFrom=${encodeURIComponent(`${range.from} 00:00:00`)}&dateTo=${encodeURIComponent(`${range.to} 23:59:59`)}`
   const state = usePageState(async () => (await api<{ data: Listed[] }>('GET', `/sms/campaigns/list?${query}`)).data, [query])
+  const books = usePageState(loadPhoneBooks)
 
   const show = (event: Event) => {
     event.preventDefault()
@@ -39,7 +43,7 @@ export function SmsCampaigns() {
     setRange({ from: fieldOf(form, 'from'), to: fieldOf(form, 'to') })
   }
 
-  if (open !== undefined) return <CampaignInfo id={open} onBack={() => setOpen(undefined)} />
+  if (open !== undefined) return <CampaignInfo id={open} books={books.data} onBack={() => setOpen(undefined)} />
   return (
     <>
       <h2>Campaigns</h2>
@@ -87,7 +91,7 @@ export function SmsCampaigns() {
                     </button>
                   </th>
                   <td data-label="Sender">{c.sender_name}</td>
-                  <td data-label="Sent to">{audienceOf(c.address_book_id)}</td>
+                  <td data-label="Sent to">{audienceOf(c.address_book_id, books.data)}</td>
                   <td data-label="Created">{c.date_created}</td>
                   <td data-label="Sends at">{c.send_date}</td>
                   <td class="num" data-label="Price">
@@ -103,7 +107,7 @@ export function SmsCampaigns() {
   )
 }
 
-function CampaignInfo({ id, onBack }: { id: number; onBack: () => void }) {
+function CampaignInfo({ id, books, onBack }: { id: number; books: PhoneBook[] | undefined; onBack: () => void }) {
   const state = usePageState(async () => (await api<{ data: Info }>('GET', `/sms/campaigns/info/${id}`)).data)
   const [confirming, setConfirming] = useState(false)
   const info = state.data
@@ -129,7 +133,7 @@ function CampaignInfo({ id, onBack }: { id: number; onBack: () => void }) {
             </div>
             <div>
               <dt>Sent to</dt>
-              <dd>{audienceOf(info.address_book_id)}</dd>
+              <dd>{audienceOf(info.address_book_id, books)}</dd>
             </div>
             <div>
               <dt>Price</dt>
