@@ -17,7 +17,8 @@ const NUMBERS = 'numbers'
 function costQuery(draft: Draft): string {
   const query = new URLSearchParams({ sender: draft.sender, body: draft.body })
   if ('addressBookId' in draft) query.set('addressBookId', String(draft.addressBookId))
-  // A JSON array in the query, one of the forms the API reads (COMPAT.md "SMS and Viber" 6).
+  // A JSON array in the query, one of the forms the API reads (COMPAT.md "SMS and Viber" 6). A GET carries no body
+  // from a browser, and Node refuses a request line over 16 KB: about 700 numbers (~22 characters each, encoded).
   else query.set('phones', JSON.stringify(draft.phones))
   return query.toString()
 }
@@ -71,7 +72,7 @@ export function NewSmsCampaign({ onCreated }: { onCreated: (id: number) => void 
         </div>
         {target === NUMBERS && (
           <div class="field">
-            <label for="sms-new-phones">Numbers (separated by commas, spaces or lines)</label>
+            <label for="sms-new-phones">Numbers (separated by commas, spaces or lines; more than 500: add them to a list)</label>
             <textarea id="sms-new-phones" name="phones" rows={3} />
           </div>
         )}
