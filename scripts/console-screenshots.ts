@@ -129,6 +129,7 @@ try {
     await shootWebhooks(page, base, token)
     await shootTemplates(page, base, token)
     await shootCampaignPages(page, base, token, listIds)
+    await shootSmsViberPages(page, base, token, customers)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -303,4 +304,53 @@ async function shootCampaignPages(page: Page, base: string, token: string, listI
   await page.getByRole('checkbox', { name: /^Customers/ }).check()
   await page.getByLabel(/^Subject/).fill('Autumn sale, {{name}}')
   await shoot(page, 'campaign-new')
+}
+
+/** The SMS and Viber pages (issue 21 item 7), each section with a little data, and an SMS campaign's cost shown. */
+async function shootSmsViberPages(page: Page, base: string, token: string, listId: number): Promise<void> {
+  const account = String((JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id)
+  const added = (output: string) => String((JSON.parse(output) as { id: number }).id)
+  tidings('sms', 'senders', 'approve', added(tidings('sms', 'senders', 'add', 'AcmeShop', '--account', account)))
+  tidings('sms', 'senders', 'add', 'AcmeNews', '--account', account)
+  const viberSender = added(tidings('viber', 'senders', 'add', 'Acme Shop', '--account', account, '--country', 'GB', '--service-type', 'shop'))
+  tidings('viber', 'senders', 'verify', viberSender)
+  await call(base, token, 'POST', '/sms/numbers', { addressBookId: listId, phones: ['+380631234567', '+447400123456', '+4915123456789'] })
+  await call(base, token, 'POST', '/sms/black_list', { phones: ['+447400654321', '+380671112233'], description: 'asked not to be texted' })
+  await call(base, token, 'POST', '/sms/send', { sender: 'AcmeShop', body: 'Spring sale: 20% off until Sunday', phones: ['+380631234567', '+447400123456'] })
+  await call(base, token, 'POST', '/sms/campaigns', { sender: 'AcmeShop', body: 'Your order has shipped', addressBookId: listId, date: '2030-01-02 10:30:00' })
+  const viber = { task_name: 'Spring sale', message_type: 2, sender_id: Number(viberSender), message_live_time: 3600, send_date: 'now', message: 'Spring sale: 20% off until Sunday' }
+  await call(base, token, 'POST', '/viber', {
+    ...viber,
+    recipients: [447400100001, 447400100002, 380631234567],
+    additional: { button: { text: 'Shop now', link: 'https://acme.example/spring' }, resend_sms: { status: true, sms_text: 'Spring sale: 20% off at acme.example', sms_sender_name: 'AcmeShop' } },
+  })
+  await call(base, token, 'POST', '/v2/viber-service/phone-exception', { phones: ['447400100009'], description: 'complained' })
+  const shots = [
+    ['sms/campaigns', 'Campaign 1'],
+    ['sms/numbers', 'Look up a number'],
+    ['sms/blacklist', 'asked not to be texted'],
+    ['sms/senders', 'AcmeNews'],
+    ['viber/campaigns', 'Spring sale'],
+    ['viber/senders', 'Acme Shop'],
+    ['viber/blacklist', 'complained'],
+  ] as const
+  for (const [path, shown] of shots) {
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await page.goto(`${base}/console/#/${path}`)
+    await page.getByText(shown).first().waitFor()
+    await shoot(page, path.replace('/', '-'))
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/viber/campaigns`)
+  await page.getByRole('button', { name: 'Spring sale: statistics and recipients' }).click()
+  await page.getByRole('row', { name: /447400100002/ }).waitFor()
+  await shoot(page, 'viber-campaign')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/sms/campaigns`)
+  await page.getByText('New SMS campaign').click()
+  await page.getByLabel('Message', { exact: true }).fill('Last day of the spring sale')
+  await page.getByRole('button', { name: 'Show the cost' }).click()
+  await page.getByRole('dialog').waitFor()
+  await shoot(page, 'sms-campaign-cost')
+  await page.keyboard.press('Escape')
 }

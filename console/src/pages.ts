@@ -16,8 +16,8 @@ export const PAGES: PageEntry[] = [
   { path: 'webhooks', title: 'Webhooks', built: true },
   { path: 'balance', title: 'Balance', built: true },
   { path: 'outbox', title: 'Outbox', built: true },
-  { path: 'sms', title: 'SMS', built: false },
-  { path: 'viber', title: 'Viber', built: false },
+  { path: 'sms', title: 'SMS', built: true },
+  { path: 'viber', title: 'Viber', built: true },
 ]
 
 /** The page the hash names (#/lists; #/lists/12 is a list's contacts, under Lists), or the first built one. */

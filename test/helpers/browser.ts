@@ -51,7 +51,8 @@ export interface AxeViolation {
  * the DevTools protocol, which the page's CSP does not govern: the page itself still allows no inline script.
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(axeSource)
+  // Injected once a document (~550 KB of script to parse): hash routes keep the same document from page to page.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe
     return (await axe.run()).violations

@@ -8,6 +8,8 @@ import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
 import { WebhooksPage } from './webhooks.js'
 import { TemplatesPage } from './templates.js'
+import { SmsPage } from './sms.js'
+import { ViberPage } from './viber.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
   senders: SendersPage,
@@ -17,6 +19,8 @@ const BY_PATH: Record<string, () => preact.JSX.Element> = {
   webhooks: WebhooksPage,
   templates: TemplatesPage,
   campaigns: CampaignsPage,
+  sms: SmsPage,
+  viber: ViberPage,
 }
 
 export function MorePage({ page }: { page: PageEntry }) {

@@ -10,8 +10,11 @@ export interface PageState<T> {
   reload: () => Promise<void>
   /** Forgets the last refusal (a dialog opened afresh shows only its own). */
   clearError: () => void
-  /** Runs a change, then reloads; false when the API refused it (its message is shown, the form keeps its values). */
-  act: (work: () => Promise<unknown>, done: string) => Promise<boolean>
+  /**
+   * Runs a change, then reloads; false when the API refused it (its message is shown, the form keeps its values).
+   * `done` is the status line, or makes it from the API's answer (counters of what was added).
+   */
+  act: <R>(work: () => Promise<R>, done: string | ((answer: R) => string)) => Promise<boolean>
 }
 
 export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): PageState<T> {
@@ -27,14 +30,15 @@ export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): P
     }
   }
   useEffect(() => void reload(), deps)
-  const act = async (work: () => Promise<unknown>, done: string) => {
+  const act = async <R,>(work: () => Promise<R>, done: string | ((answer: R) => string)) => {
+    let answer: R
     try {
-      await work()
+      answer = await work()
     } catch (err) {
       setError(messageOf(err))
       return false
     }
-    setStatus(done)
+    setStatus(typeof done === 'string' ? done : done(answer))
     setError(undefined)
     await reload()
     return true
