@@ -1,6 +1,6 @@
 // What the Senders, Blacklist, Balance and Outbox pages share: data loaded from the API (reloaded after each
 // change), the status line of the last change done and the API's message of the last one refused.
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { messageOf } from './dialog.js'
 
 export interface PageState<T> {
@@ -21,12 +21,17 @@ export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): P
   const [data, setData] = useState<T | undefined>()
   const [error, setError] = useState<string | undefined>()
   const [status, setStatus] = useState('')
+  // Only the latest load may show: a slow first load answering after a filtered one must not replace its result.
+  const latest = useRef(0)
   const reload = async () => {
+    const call = ++latest.current
     try {
-      setData(await load())
+      const loaded = await load()
+      if (call !== latest.current) return
+      setData(loaded)
       setError(undefined)
     } catch (err) {
-      setError(messageOf(err))
+      if (call === latest.current) setError(messageOf(err))
     }
   }
   useEffect(() => void reload(), deps)
