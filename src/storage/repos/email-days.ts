@@ -1,12 +1,10 @@
-// An account's emails per UTC day, for the console's dashboard (GET /statistics/email/daily): each message counts on
-// the day a mail server answered it (migration 0020: sent_at, or updated_at for an outright refusal), with what
-// became of it since (delivered, opened, clicked, bounced, complained). Read from 0020's two covering partial
-// indexes: one range of the account's entries each, never the table. The queue depth is read from campaign_counts
-// (0014): a few rows per campaign of the account, where counting queued messages would read one index entry each.
-import { sql, type Kysely } from 'kysely'
+// An account's emails per UTC day, for the console's dashboard (GET /statistics/email/daily), from
+// email_day_counts, which triggers on `messages` keep (migration 0020): a few rows per day read, however many
+// messages. The queue depth comes from campaign_counts (0014): a few rows per campaign of the account, where
+// counting the queued messages themselves would read an index entry each.
+import type { Kysely } from 'kysely'
 import type { Database } from '../tables.js'
-import { REFUSED, TAKEN } from '../migrations/0020_email_days.js'
-import { MESSAGE_STATUS, UNFINISHED } from './messages.js'
+import { UNFINISHED } from './messages.js'
 
 export const DAY_MS = 86_400_000
 
@@ -22,38 +20,26 @@ export interface EmailDay {
   complained: number
 }
 
-/** Reached the mailbox: delivered, then maybe opened, clicked, unsubscribed or reported as spam. */
-const DELIVERED = [MESSAGE_STATUS.delivered, MESSAGE_STATUS.opened, MESSAGE_STATUS.redirected, MESSAGE_STATUS.unsubscribed, MESSAGE_STATUS.markedAsSpam]
-/** Statuses that say nothing of a bounce: the rest of an answered message's statuses are failures (API.md 3.3). */
-const NOT_BOUNCED = [MESSAGE_STATUS.sent, ...DELIVERED]
-
-const list = (values: readonly number[]) => sql.join(values.map((v) => sql.lit(v)))
-
-/**
- * The account's days from `fromDay` to `toDay` (included) that have any email, ascending. The WHERE clauses repeat
- * 0020's index predicates word for word: SQLite uses a partial index only for a query whose terms match its own.
- */
+/** The account's days from `fromDay` to `toDay` (included) that have counts, ascending. */
 export async function emailDays(db: Kysely<Database>, accountId: number, fromDay: number, toDay: number): Promise<EmailDay[]> {
-  const from = fromDay * DAY_MS
-  const until = (toDay + 1) * DAY_MS
-  const counted = (day: 'sent_at' | 'updated_at') => sql`
-    select ${sql.ref(day)} / ${sql.lit(DAY_MS)} as day, count(*) as sent,
-      sum(case when status in (${list(DELIVERED)}) then 1 else 0 end) as delivered,
-      count(opened_at) as opened, count(clicked_at) as clicked,
-      sum(case when status in (${list(NOT_BOUNCED)}) then 0 else 1 end) as bounced,
-      sum(case when status = ${sql.lit(MESSAGE_STATUS.markedAsSpam)} then 1 else 0 end) as complained
-    from messages
-    where account_id = ${accountId} and ${day === 'sent_at' ? TAKEN : REFUSED} and ${sql.ref(day)} >= ${from} and ${sql.ref(day)} < ${until}
-    group by 1`
-  const { rows } = await sql<Record<keyof EmailDay, number | string>>`${counted('sent_at')} union all ${counted('updated_at')}`.execute(db)
-  const byDay = new Map<number, EmailDay>()
-  for (const row of rows) {
-    const day = Number(row.day)
-    const into = byDay.get(day) ?? { day, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 }
-    for (const key of ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const) into[key] += Number(row[key])
-    byDay.set(day, into)
-  }
-  return [...byDay.values()].sort((a, b) => a.day - b.day)
+  const rows = await db
+    .selectFrom('email_day_counts')
+    .select((eb) => [
+      'day',
+      eb.fn.sum<number | string>('sent').as('sent'),
+      eb.fn.sum<number | string>('delivered').as('delivered'),
+      eb.fn.sum<number | string>('opened').as('opened'),
+      eb.fn.sum<number | string>('clicked').as('clicked'),
+      eb.fn.sum<number | string>('bounced').as('bounced'),
+      eb.fn.sum<number | string>('complained').as('complained'),
+    ])
+    .where('account_id', '=', accountId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .groupBy('day')
+    .orderBy('day')
+    .execute()
+  return rows.map((r) => ({ day: Number(r.day), sent: Number(r.sent), delivered: Number(r.delivered), opened: Number(r.opened), clicked: Number(r.clicked), bounced: Number(r.bounced), complained: Number(r.complained) }))
 }
 
 /** The account's email messages waiting to be sent (queued or waiting for a retry), from campaign_counts. */
