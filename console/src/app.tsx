@@ -48,7 +48,7 @@ export function App() {
   return (
     <div class="shell">
       <header class="top">
-        <a class="brand" href="#/lists">
+        <a class="brand" href="#/dashboard">
           Tidings
         </a>
         <span class="account" title="Signed in account">

@@ -7,7 +7,7 @@ export interface PageEntry {
 }
 
 export const PAGES: PageEntry[] = [
-  { path: 'dashboard', title: 'Dashboard', built: false },
+  { path: 'dashboard', title: 'Dashboard', built: true },
   { path: 'lists', title: 'Lists', built: true },
   { path: 'templates', title: 'Templates', built: false },
   { path: 'campaigns', title: 'Campaigns', built: false },

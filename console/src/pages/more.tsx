@@ -2,11 +2,13 @@
 import type { PageEntry } from '../pages.js'
 import { BalancePage } from './balance.js'
 import { BlacklistPage } from './blacklist.js'
+import { DashboardPage } from './dashboard.js'
 import { NotBuilt } from './not-built.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
+  dashboard: DashboardPage,
   senders: SendersPage,
   blacklist: BlacklistPage,
   balance: BalancePage,
