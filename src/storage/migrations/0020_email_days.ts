@@ -29,10 +29,10 @@ function contribution(row: string, sign: '' | '-', named = true): RawBuilder<unk
     `${r}account_id`,
     `coalesce(${r}sent_at, ${r}updated_at) / ${DAY_MS}`,
     `${sign}1`,
-    flag(`${r}status in (2, 3, 4, 5, 11)`),
+    flag(`(${r}status between 2 and 5 or ${r}status = 11)`),
     flag(`${r}opened_at is not null`),
     flag(`${r}clicked_at is not null`),
-    flag(`${r}status not in (1, 2, 3, 4, 5, 11)`),
+    flag(`not (${r}status between 1 and 5 or ${r}status = 11)`),
     flag(`${r}status = 11`),
   ]
   return sql.raw((named ? values.map((v, i) => `${v} as ${['account_id', 'day', ...COUNTED][i]}`) : values).join(', '))
@@ -41,7 +41,7 @@ function contribution(row: string, sign: '' | '-', named = true): RawBuilder<unk
 /** Counted: an email a mail server answered. */
 const answered = (row: string) => {
   const r = row ? `${row}.` : ''
-  return sql.raw(`${r}channel = 'email' and ${r}status not in (0, 7, 13)`)
+  return sql.raw(`${r}channel = 'email' and ${r}status <> 0 and ${r}status <> 7 and ${r}status <> 13`)
 }
 
 const columns = sql.raw(`account_id, day, ${COUNTED.join(', ')}`)
@@ -78,8 +78,9 @@ function withCounts<T extends string, C extends string>(table: CreateTableBuilde
 
 /** The trigger statements, exported for bench/dashboard.ts, which times sending with and without them. */
 export async function createSqliteTriggers(db: Kysely<unknown>): Promise<void> {
-  // An upsert of VALUES, each trigger's WHEN deciding whether it runs: one trigger whose INSERT … SELECT … WHERE
-  // decided cost 10 µs of CPU per message sent against these 7 (claimed and recorded 50 a statement).
+  // An upsert of VALUES, each trigger's WHEN deciding whether it runs (one trigger whose INSERT … SELECT … WHERE
+  // decided cost more); statuses compared one by one, not by IN lists, which SQLite builds a table for at each
+  // firing: the triggers cost 1.2 µs of CPU per message sent, 7 with IN lists (claimed and recorded 50 a statement).
   const upsert = (row: 'new' | 'old', sign: '' | '-') => sql`
     insert into email_day_counts (${columns}) values (${contribution(row, sign, false)})
     on conflict (account_id, day) do update set ${sql.raw(COUNTED.map((c) => `${c} = ${c} + excluded.${c}`).join(', '))};`
