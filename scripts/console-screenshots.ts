@@ -97,8 +97,7 @@ try {
     await page.getByLabel('Client secret').fill(account.client_secret)
     await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
-    await page.getByText('Emails per day').waitFor()
-    await page.locator('figure canvas').waitFor()
+    await page.locator('figure canvas').first().waitFor()
     await shoot(page, 'dashboard')
 
     await page.setViewportSize({ width: 1440, height: 900 })
