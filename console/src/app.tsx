@@ -48,7 +48,7 @@ export function App() {
   return (
     <div class="shell">
       <header class="top">
-        <a class="brand" href="#/lists">
+        <a class="brand" href="#/dashboard">
           Tidings
         </a>
         <span class="account" title="Signed in account">
@@ -67,7 +67,6 @@ export function App() {
             <li key={p.path}>
               <a href={`#/${p.path}`} aria-current={p === page ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
                 {p.title}
-                {!p.built && <span class="soon"> (not built yet)</span>}
               </a>
             </li>
           ))}

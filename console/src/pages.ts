@@ -1,29 +1,27 @@
-// Every page issue 21 lists, in the order of the navigation. `built: false` pages are named as not built yet and
-// show nothing else: never sample data.
+// Every page of the console, in the order of the navigation.
 export interface PageEntry {
   path: string
   title: string
-  built: boolean
 }
 
 export const PAGES: PageEntry[] = [
-  { path: 'dashboard', title: 'Dashboard', built: false },
-  { path: 'lists', title: 'Lists', built: true },
-  { path: 'templates', title: 'Templates', built: true },
-  { path: 'campaigns', title: 'Campaigns', built: true },
-  { path: 'senders', title: 'Senders', built: true },
-  { path: 'blacklist', title: 'Blacklist', built: true },
-  { path: 'webhooks', title: 'Webhooks', built: true },
-  { path: 'balance', title: 'Balance', built: true },
-  { path: 'outbox', title: 'Outbox', built: true },
-  { path: 'sms', title: 'SMS', built: true },
-  { path: 'viber', title: 'Viber', built: true },
+  { path: 'dashboard', title: 'Dashboard' },
+  { path: 'lists', title: 'Lists' },
+  { path: 'templates', title: 'Templates' },
+  { path: 'campaigns', title: 'Campaigns' },
+  { path: 'senders', title: 'Senders' },
+  { path: 'blacklist', title: 'Blacklist' },
+  { path: 'webhooks', title: 'Webhooks' },
+  { path: 'balance', title: 'Balance' },
+  { path: 'outbox', title: 'Outbox' },
+  { path: 'sms', title: 'SMS' },
+  { path: 'viber', title: 'Viber' },
 ]
 
-/** The page the hash names (#/lists; #/lists/12 is a list's contacts, under Lists), or the first built one. */
+/** The page the hash names (#/lists; #/lists/12 is a list's contacts, under Lists), or the Dashboard. */
 export function pageOf(hash: string): PageEntry {
   const path = hash.replace(/^#\/?/, '').split('/')[0]
-  return PAGES.find((p) => p.path === path) ?? PAGES.find((p) => p.built) ?? PAGES[0]!
+  return PAGES.find((p) => p.path === path) ?? PAGES[0]!
 }
 
 /** The list whose contacts the hash names (#/lists/12 → 12), if any. */

@@ -26,6 +26,7 @@ import { senderRoutes } from './routes/senders.js'
 import { tagRoutes } from './routes/tags.js'
 import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
+import { statisticsRoutes } from './routes/statistics.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
@@ -101,6 +102,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(tagRoutes(deps))
     await api.register(blacklistRoutes(deps))
     await api.register(balanceRoutes(deps))
+    await api.register(statisticsRoutes(deps))
     await api.register(templateRoutes(deps))
     await api.register(campaignRoutes(deps))
     await api.register(smsCampaignRoutes(deps))

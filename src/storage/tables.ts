@@ -3,7 +3,7 @@
 import type { AccountsTable, AccessTokensTable, CredentialRevocationsTable, ApiKeysTable, ApiRequestBucketsTable, LedgerEntriesTable, ConsoleSessionsTable } from './tables/accounts.js'
 import type { AddressBooksTable, ContactsTable, AddressBookVariablesTable, ContactCountsTable, TagsTable, TagLinksTable, EmailBlacklistTable, ListPhonesTable, SmsBlacklistTable, ViberBlacklistTable } from './tables/audience.js'
 import type { TemplatesTable, SendersTable, SmsSendersTable, ViberSendersTable, ViberTemplatesTable, OutboxTable, JobsTable, SettingsTable } from './tables/content.js'
-import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable } from './tables/campaigns.js'
+import type { CampaignsTable, CampaignListsTable, MessagesTable, SmsPartsTable, ShortLinksTable, CampaignLinkClicksTable, CampaignCountsTable, EmailDayCountsTable } from './tables/campaigns.js'
 import type { WebhookEndpointsTable, WebhooksTable, EventsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js'
 import type { WorkersTable, SendRateBucketsTable } from './tables/operations.js'
 export type * from './tables/accounts.js'
@@ -38,6 +38,7 @@ export interface Database {
   messages: MessagesTable
   campaign_link_clicks: CampaignLinkClicksTable
   campaign_counts: CampaignCountsTable
+  email_day_counts: EmailDayCountsTable
   sms_parts: SmsPartsTable
   list_phones: ListPhonesTable
   sms_blacklist: SmsBlacklistTable

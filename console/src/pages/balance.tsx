@@ -26,7 +26,7 @@ interface Entry {
 const KIND_NAMES: Record<string, string> = { credit: 'Credit', write_off: 'Write-off', refund: 'Refund' }
 
 /** Exact to the micro-unit (the API's precision), with at least the currency's two digits. */
-const money = (amount: number, currency: string) => `${amount.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`
+export const money = (amount: number, currency: string) => `${amount.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 6 })} ${currency}`
 
 export function BalancePage() {
   const [offset, setOffset] = useState(0)

@@ -1,9 +1,10 @@
-// The pages of issue 21 item 6 by path (the shell, app.tsx, picks Lists itself); a page not here is not built yet.
+// The page component of each path of the navigation (pages.ts), but Lists: the shell (app.tsx) picks that one
+// itself, as a list's contacts live under it (#/lists/12).
 import type { PageEntry } from '../pages.js'
 import { BalancePage } from './balance.js'
 import { BlacklistPage } from './blacklist.js'
 import { CampaignsPage } from './campaigns.js'
-import { NotBuilt } from './not-built.js'
+import { DashboardPage } from './dashboard.js'
 import { OutboxPage } from './outbox.js'
 import { SendersPage } from './senders.js'
 import { WebhooksPage } from './webhooks.js'
@@ -12,6 +13,7 @@ import { SmsPage } from './sms.js'
 import { ViberPage } from './viber.js'
 
 const BY_PATH: Record<string, () => preact.JSX.Element> = {
+  dashboard: DashboardPage,
   senders: SendersPage,
   blacklist: BlacklistPage,
   balance: BalancePage,
@@ -24,6 +26,6 @@ const BY_PATH: Record<string, () => preact.JSX.Element> = {
 }
 
 export function MorePage({ page }: { page: PageEntry }) {
-  const Page = BY_PATH[page.path]
-  return Page ? <Page key={page.path} /> : <NotBuilt title={page.title} />
+  const Page = BY_PATH[page.path]!
+  return <Page key={page.path} />
 }

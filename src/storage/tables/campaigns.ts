@@ -133,3 +133,21 @@ export interface CampaignCountsTable {
   clicked: number
   unsubscribed: number
 }
+
+/**
+ * An account's emails per UTC day, kept by triggers on `messages` (migration 0020): each answered email counted on
+ * the day of its answer; the counts of a key are the sum of its rows (one per key on SQLite; differences, folded now
+ * and then, on PostgreSQL, where the rows also have an `id` no reader needs).
+ */
+export interface EmailDayCountsTable {
+  account_id: number
+  /** Days since 1970-01-01, UTC */
+  day: number
+  /** Answered by a mail server */
+  sent: number
+  delivered: number
+  opened: number
+  clicked: number
+  bounced: number
+  complained: number
+}
