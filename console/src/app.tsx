@@ -7,6 +7,7 @@ import { SignIn } from './pages/sign-in.js'
 import { ListsPage } from './pages/lists.js'
 import { ContactsPage } from './pages/contacts.js'
 import { MorePage } from './pages/more.js'
+import { CampaignReportPage, reportCampaignIdOf } from './pages/campaign-report.js'
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; notice?: string } | { kind: 'signed-in'; session: Session }
 
@@ -14,6 +15,7 @@ export function App() {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [page, setPage] = useState<PageEntry>(() => pageOf(location.hash))
   const [listId, setListId] = useState<number | undefined>(() => listIdOf(location.hash))
+  const [reportId, setReportId] = useState<number | undefined>(() => reportCampaignIdOf(location.hash))
   // Narrow screens fold the navigation behind a "Menu" button; wide ones always show it (styles.css).
   const [menuOpen, setMenuOpen] = useState(false)
 
@@ -26,6 +28,7 @@ export function App() {
     const follow = () => {
       setPage(pageOf(location.hash))
       setListId(listIdOf(location.hash))
+      setReportId(reportCampaignIdOf(location.hash))
     }
     addEventListener('hashchange', follow)
     return () => removeEventListener('hashchange', follow)
@@ -73,7 +76,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main">{page.path !== 'lists' ? <MorePage page={page} /> : listId === undefined ? <ListsPage /> : <ContactsPage key={listId} listId={listId} />}</main>
+      <main id="main">{reportId !== undefined ? <CampaignReportPage key={reportId} campaignId={reportId} /> : page.path !== 'lists' ? <MorePage page={page} /> : listId === undefined ? <ListsPage /> : <ContactsPage key={listId} listId={listId} />}</main>
     </div>
   )
 }
