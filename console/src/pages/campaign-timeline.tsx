@@ -41,15 +41,16 @@ export function denseSeries(buckets: Bucket[], size: Size): { times: number[]; o
 
 export function CampaignTimeline({ campaignId }: { campaignId: number }) {
   const [size, setSize] = useState<Size>('hour')
-  const timeline = usePageState(() => api<Bucket[]>('GET', `/campaigns/${campaignId}/timeline?bucket=${size}`), [size])
+  // The buckets with their size: while the next size loads, the chart shown keeps its own labels.
+  const timeline = usePageState(async () => ({ size, buckets: await api<Bucket[]>('GET', `/campaigns/${campaignId}/timeline?bucket=${size}`) }), [size])
   const chart = useMemo(() => {
     if (!timeline.data) return undefined
-    const dense = denseSeries(timeline.data, size)
+    const dense = denseSeries(timeline.data.buckets, timeline.data.size)
     const series: ChartSeries[] = [
       { label: 'Opens', values: dense.opens, color: SERIES_COLORS[0] },
       { label: 'Clicks', values: dense.clicks, color: SERIES_COLORS[1] },
     ]
-    return { times: dense.times, series }
+    return { size: timeline.data.size, full: timeline.data.buckets.length === MAX_BUCKETS, times: dense.times, series }
   }, [timeline.data])
 
   return (
@@ -68,8 +69,8 @@ export function CampaignTimeline({ campaignId }: { campaignId: number }) {
           <p>No opens or clicks yet.</p>
         ) : (
           <>
-            <TimeChart title={`First opens and clicks per ${size} (UTC)`} times={chart.times} series={chart.series} timeLabel={size === 'hour' ? hourLabel : dayLabel} />
-            {timeline.data?.length === MAX_BUCKETS && <p class="muted">The first {MAX_BUCKETS} {size}s with opens or clicks are shown.</p>}
+            <TimeChart title={`First opens and clicks per ${chart.size} (UTC)`} times={chart.times} series={chart.series} timeLabel={chart.size === 'hour' ? hourLabel : dayLabel} />
+            {chart.full && <p class="muted">The first {MAX_BUCKETS} {chart.size}s with opens or clicks are shown.</p>}
           </>
         ))}
     </>
