@@ -4,7 +4,7 @@
 // The messages are inserted by SQL (the triggers of migration 0014 keep the campaign's counts), with BENCH_OTHERS
 // (100,000) messages of a second campaign of the same account after them, so that a walk of the primary key would
 // meet them. The campaign's messages: 60 % delivered (2), 25 % opened (3), 5 % clicked (4), 5 % unavailable (8),
-// 5 % queued (0); opens spread over 7 days, clicks over 7 days, 12 countries.
+// 5 % queued (0); opens spread over 7 days, clicks over 7 days, 12 countries (lib/report-messages.ts).
 //
 // Each route is called BENCH_REPORT_REQUESTS (30) times in a row after 3 untimed calls; p50 and max are printed.
 // Environment: BENCH_MESSAGES, BENCH_OTHERS, BENCH_REPORT_REQUESTS, BENCH_TARGETS (sqlite,postgres).
@@ -14,13 +14,13 @@ import { summarize } from './lib/http.js'
 import { startTestApp, type TestApp } from '../test/helpers/app.js'
 import { campaignSetup, createCampaign } from '../test/helpers/campaigns.js'
 import { isPostgres } from '../src/storage/dialect.js'
+import { insertReportMessages } from './lib/report-messages.js'
 import type { Dialect } from '../src/storage/db.js'
 
 const MESSAGES = positiveNumber('BENCH_MESSAGES', 1_000_000)
 const OTHERS = positiveNumber('BENCH_OTHERS', 100_000)
 const REQUESTS = positiveNumber('BENCH_REPORT_REQUESTS', 30)
 const TARGETS = targetsFromEnv<Dialect>(['sqlite', 'postgres'])
-const WEEK_SECONDS = 7 * 86_400
 
 async function main(): Promise<void> {
   const rows: string[] = []
@@ -41,8 +41,8 @@ async function benchTarget(dialect: Dialect): Promise<string[]> {
     const other = (await createCampaign(t, setup, { send_date: later })).json<{ id: number }>().id
     const t0 = Math.floor(t.clock.now / 1000) * 1000
     let started = performance.now()
-    await insertMessages(t, { campaignId: id, accountId: setup.account.id, count: MESSAGES, t0 })
-    await insertMessages(t, { campaignId: other, accountId: setup.account.id, count: OTHERS, t0 })
+    await insertReportMessages(t.deps.db, { campaignId: id, accountId: setup.account.id, count: MESSAGES, t0 })
+    await insertReportMessages(t.deps.db, { campaignId: other, accountId: setup.account.id, count: OTHERS, t0 })
     if (isPostgres(t.deps.db)) await sql`vacuum analyze messages`.execute(t.deps.db)
     else await sql`analyze`.execute(t.deps.db)
     console.log(`${dialect}: ${fmt(MESSAGES + OTHERS, 0)} messages inserted in ${fmt((performance.now() - started) / 1000, 1)} s`)
@@ -85,27 +85,6 @@ async function benchTarget(dialect: Dialect): Promise<string[]> {
 async function idNearEnd(t: TestApp, campaignId: number): Promise<number> {
   const row = await t.deps.db.selectFrom('messages').select('id').where('campaign_id', '=', campaignId).orderBy('id', 'desc').offset(100).limit(1).executeTakeFirstOrThrow()
   return Number(row.id)
-}
-
-/** `count` messages of the campaign, by SQL: message g's status, times and country follow from g alone. */
-async function insertMessages(t: TestApp, m: { campaignId: number; accountId: number; count: number; t0: number }): Promise<void> {
-  const db = t.deps.db
-  const numbers = isPostgres(db)
-    ? sql`with numbers as (select g from generate_series(1::bigint, ${sql.lit(m.count)}::bigint) as g)`
-    : sql`with recursive numbers(g) as (select 1 union all select g + 1 from numbers where g < ${sql.lit(m.count)})`
-  // g % 20: 0–11 delivered, 12–16 opened, 17 clicked, 18 unavailable, 19 queued.
-  await sql`${numbers}
-    insert into messages (campaign_id, account_id, address, status, queued, sent_at, opened_at, clicked_at, country, last_error, updated_at)
-    select ${sql.lit(m.campaignId)}, ${sql.lit(m.accountId)}, 'r' || g || '@bench.example',
-      case when g % 20 < 12 then 2 when g % 20 < 17 then 3 when g % 20 = 17 then 4 when g % 20 = 18 then 8 else 0 end,
-      0,
-      case when g % 20 < 19 then ${sql.lit(m.t0)} end,
-      case when g % 20 between 12 and 17 then ${sql.lit(m.t0)} + (g * 7919 % ${sql.lit(WEEK_SECONDS)}) * 1000 end,
-      case when g % 20 = 17 then ${sql.lit(m.t0)} + (g * 7919 % ${sql.lit(WEEK_SECONDS)}) * 1000 + 60000 end,
-      case when g % 20 between 12 and 17 then substr('UAPLDEFRUSGBESITNLCZSEFI', cast(1 + 2 * (g % 12) as integer), 2) end,
-      case when g % 20 = 18 then '550 5.1.1 no such user' end,
-      ${sql.lit(m.t0)}
-    from numbers`.execute(db)
 }
 
 await main()

@@ -14,6 +14,9 @@ import type { Page } from 'playwright-core'
 import { launchChromium } from '../test/helpers/browser.js'
 import { addEmailsBody } from '../bench/lib/contacts.js'
 import { createBenchDatabase, stopEmbeddedPostgres } from '../bench/lib/tidings.js'
+import { insertReportMessages } from '../bench/lib/report-messages.js'
+import { openDatabase } from '../src/storage/db.js'
+import { countLinkClicks } from '../src/storage/repos/campaigns.js'
 
 const OUT = 'docs/console'
 const LISTS = [
@@ -123,6 +126,7 @@ try {
     await page.getByText(/^Done: /).waitFor()
     await shoot(page, 'contacts-import')
     await page.getByRole('button', { name: 'Close' }).click()
+    await shootCampaignReport(page, base, token, customers)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
@@ -189,4 +193,44 @@ async function shootItemSixPages(page: Page, base: string, token: string): Promi
   await page.locator('tbody th button').first().click()
   await page.frameLocator('iframe').locator('body').waitFor()
   await shoot(page, 'outbox-message')
+}
+
+/**
+ * A campaign's report (issue 21 item 5): a campaign to the Customers list, whose 120 messages, opens over two days,
+ * countries and link clicks are written into the database directly (this server does not dispatch).
+ */
+async function shootCampaignReport(page: Page, base: string, token: string, listId: number): Promise<void> {
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  // The activation code shootItemSixPages asked for, read as the operator does.
+  const outbox = JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; subject: string; text: string }[]
+  const codeEmail = outbox.filter((e) => e.kind === 'sender_code' && e.to === 'news@acme.example').at(-1)
+  const code = /\b(\d{8})\b/.exec(`${codeEmail?.subject}\n${codeEmail?.text}`)?.[1]
+  if (!code) throw new Error('no activation code for news@acme.example in the outbox')
+  await call(base, token, 'POST', '/senders/news@acme.example/code', { code })
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
+  const html = '<p>Hello {{name}}, our <a href="https://acme.example/sale">November sale</a> starts today. <a href="https://acme.example/blog">Read more</a></p>'
+  const { id } = await call<{ id: number }>(base, token, 'POST', '/campaigns', {
+    sender_name: 'Acme News',
+    sender_email: 'news@acme.example',
+    subject: 'Our November sale',
+    name: 'November sale',
+    body: Buffer.from(html).toString('base64'),
+    list_id: listId,
+    send_date: tomorrow,
+  })
+  const storage = openDatabase(database.url)
+  try {
+    await insertReportMessages(storage.db, { campaignId: id, accountId, count: 120, t0: Date.now() - 2 * 86_400_000, spreadSeconds: 2 * 86_400, domain: 'example.com' })
+    await countLinkClicks(storage.db, [
+      { campaignId: id, link: 'https://acme.example/sale', clicks: 9 },
+      { campaignId: id, link: 'https://acme.example/blog', clicks: 4 },
+    ])
+  } finally {
+    await storage.close()
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns/${id}/report`)
+  await page.getByText('Recipients 1–50').waitFor()
+  await page.locator('figure.chart canvas').first().waitFor()
+  await shoot(page, 'campaign-report')
 }

@@ -121,12 +121,6 @@ describe('the campaign report of the web console in Chromium', () => {
         await page.getByLabel('Per', { exact: true }).selectOption('day')
         await page.locator('figure.chart details tbody th', { hasText: 'Nov 22, 2026' }).waitFor({ state: 'attached' })
         assert.deepEqual(await page.locator('figure.chart details tbody th').allTextContents(), ['Nov 22, 2026', 'Nov 23, 2026'])
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `the report at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on the report at ${width} px`)
-        }
-        await page.setViewportSize({ width: 1440, height: 900 })
         assert.deepEqual(consoleErrors, [])
       })
 
@@ -156,9 +150,11 @@ describe('the campaign report of the web console in Chromium', () => {
         await page.getByRole('status').getByText(`${setup.emails[4]}: Unavailable`).waitFor()
         for (const width of [375, 1440]) {
           await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `the recipients at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on the recipients at ${width} px`)
+          // The whole report: its tables, the chart, the filtered recipients and the one found.
+          assert.equal(await scrollsSideways(page), false, `the report at ${width} px`)
+          assert.deepEqual(await seriousAxeViolations(page), [], `axe on the report at ${width} px`)
         }
+        assert.deepEqual(consoleErrors, [])
       })
     })
   }
