@@ -115,6 +115,7 @@ try {
     await page.getByRole('dialog').waitFor()
     await shoot(page, 'contacts-edit')
     await shootItemSixPages(page, base, token)
+    await shootCampaignReport(page, base, token, customers)
 
     // The CSV import's report: a file of 30 rows, two of them refused.
     await page.setViewportSize({ width: 1440, height: 900 })
@@ -126,7 +127,6 @@ try {
     await page.getByText(/^Done: /).waitFor()
     await shoot(page, 'contacts-import')
     await page.getByRole('button', { name: 'Close' }).click()
-    await shootCampaignReport(page, base, token, customers)
 
     const firstLoad = async (label: string, hash: string, shown: string) => {
       const timings: number[] = []
