@@ -5,6 +5,7 @@
 // one address (…/email/{email}). Status words are the API's own (explain, status_explain).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
+import { messageOf } from '../parts/dialog.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { RecipientsTable } from './campaign-recipients.js'
 import { CampaignTimeline } from './campaign-timeline.js'
@@ -181,7 +182,7 @@ function FindRecipient({ base }: { base: string }) {
       setError(undefined)
     } catch (err) {
       setFound(undefined)
-      setError(err instanceof Error ? err.message : String(err))
+      setError(messageOf(err))
     }
   }
   return (
