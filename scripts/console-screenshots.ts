@@ -17,6 +17,8 @@ import { launchChromium } from '../test/helpers/browser.js'
 import { addEmailsBody } from '../bench/lib/contacts.js'
 import { createBenchDatabase, stopEmbeddedPostgres } from '../bench/lib/tidings.js'
 import { openDatabase } from '../src/storage/db.js'
+import { insertReportMessages } from '../bench/lib/report-messages.js'
+import { countLinkClicks } from '../src/storage/repos/campaigns.js'
 
 const OUT = 'docs/console'
 const LISTS = [
@@ -135,6 +137,7 @@ try {
     await page.getByRole('button', { name: 'Close' }).click()
     // After the contacts page's own shots: these leave it (the import above needs its open dialog's Cancel).
     await shootItemSixPages(page, base, token)
+    await shootCampaignReport(page, base, token, customers)
     await shootWebhooks(page, base, token)
     await shootTemplates(page, base, token)
     await shootCampaignPages(page, base, token, listIds)
@@ -397,4 +400,44 @@ async function writeMonthOfEmails(url: string, accountId: number): Promise<void>
   } finally {
     await storage.close()
   }
+}
+
+/**
+ * A campaign's report (issue 21 item 5): a campaign to the Customers list, whose 120 messages, opens over two days,
+ * countries and link clicks are written into the database directly (this server does not dispatch).
+ */
+async function shootCampaignReport(page: Page, base: string, token: string, listId: number): Promise<void> {
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  // The activation code shootItemSixPages asked for, read as the operator does.
+  const outbox = JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; subject: string; text: string }[]
+  const codeEmail = outbox.filter((e) => e.kind === 'sender_code' && e.to === 'news@acme.example').at(-1)
+  const code = /\b(\d{8})\b/.exec(`${codeEmail?.subject}\n${codeEmail?.text}`)?.[1]
+  if (!code) throw new Error('no activation code for news@acme.example in the outbox')
+  await call(base, token, 'POST', '/senders/news@acme.example/code', { code })
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
+  const html = '<p>Hello {{name}}, our <a href="https://acme.example/sale">November sale</a> starts today. <a href="https://acme.example/blog">Read more</a></p>'
+  const { id } = await call<{ id: number }>(base, token, 'POST', '/campaigns', {
+    sender_name: 'Acme News',
+    sender_email: 'news@acme.example',
+    subject: 'Our November sale',
+    name: 'November sale',
+    body: Buffer.from(html).toString('base64'),
+    list_id: listId,
+    send_date: tomorrow,
+  })
+  const storage = openDatabase(database.url)
+  try {
+    await insertReportMessages(storage.db, { campaignId: id, accountId, count: 120, t0: Date.now() - 2 * 86_400_000, spreadSeconds: 2 * 86_400, domain: 'example.com' })
+    await countLinkClicks(storage.db, [
+      { campaignId: id, link: 'https://acme.example/sale', clicks: 9 },
+      { campaignId: id, link: 'https://acme.example/blog', clicks: 4 },
+    ])
+  } finally {
+    await storage.close()
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto(`${base}/console/#/campaigns/${id}`)
+  await page.getByText('Recipients 1–50').waitFor()
+  await page.locator('figure.chart canvas').first().waitFor()
+  await shoot(page, 'campaign-report')
 }

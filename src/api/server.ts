@@ -30,6 +30,7 @@ import { statisticsRoutes } from './routes/statistics.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
 import { campaignRoutes } from './routes/campaigns.js'
+import { campaignReportRoutes } from './routes/campaign-report.js'
 import { smsCampaignRoutes } from './routes/sms-campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
 import { smsNumberRoutes } from './routes/sms-numbers.js'
@@ -105,6 +106,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(statisticsRoutes(deps))
     await api.register(templateRoutes(deps))
     await api.register(campaignRoutes(deps))
+    await api.register(campaignReportRoutes(deps))
     await api.register(smsCampaignRoutes(deps))
     await api.register(webhookRoutes(deps))
     await api.register(outboxRoutes(deps))

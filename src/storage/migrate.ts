@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_workers.js'
 import * as m0018 from './migrations/0018_send_rates_and_fairness.js'
 import * as m0019 from './migrations/0019_console_sessions.js'
 import * as m0020 from './migrations/0020_email_days.js'
+import * as m0022 from './migrations/0022_campaign_report_indexes.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_send_rates_and_fairness': m0018,
   '0019_console_sessions': m0019,
   '0020_email_days': m0020,
+  '0022_campaign_report_indexes': m0022,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {

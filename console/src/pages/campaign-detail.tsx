@@ -1,10 +1,11 @@
 // One campaign (#/campaigns/{id}): its status in words and, while it is not finished, its progress read again every
 // 2 s (GET /campaigns/{id}: sent, delivered, bounced, opened, clicked); polling stops once it is finished or the page
-// is left. "Cancel" (DELETE /campaigns/{id}, after a confirmation) while it is scheduled or sending.
+// is left. Below it, the report (campaign-report.tsx). "Cancel" (DELETE /campaigns/{id}, after a confirmation) while it is scheduled or sending.
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
 import { Dialog, messageOf } from '../parts/dialog.js'
 import { Messages } from '../parts/page-state.js'
+import { CampaignReport } from './campaign-report.js'
 import { isCancelable, isFinished, isScheduled, messagesDone, statusWords, type Campaign } from './campaign-status.js'
 
 /** Often enough to watch a campaign go out, rarely enough to cost the server nothing: one indexed read of a few counts. */
@@ -100,8 +101,8 @@ export function CampaignDetail({ id }: { id: number }) {
           <p>
             Its messages as sent: the <a href="#/outbox">Outbox</a> with campaign ID {id}.
           </p>
-          {/* The statistics report (pages/campaign-report.tsx: opens and clicks over time, by country, by link,
-              per recipient) mounts here: <CampaignReport campaign={campaign} /> */}
+          {/* Read again when the status changes: a campaign that finishes shows its final figures. */}
+          <CampaignReport key={campaign.status} campaignId={id} />
         </>
       )}
       {confirming && campaign && (
