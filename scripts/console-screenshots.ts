@@ -439,5 +439,7 @@ async function shootCampaignReport(page: Page, base: string, token: string, list
   await page.goto(`${base}/console/#/campaigns/${id}`)
   await page.getByText('Recipients 1–50').waitFor()
   await page.locator('figure.chart canvas').first().waitFor()
+  // The report is below the campaign's facts and progress: the shot starts at its heading.
+  await page.getByRole('heading', { name: /^Report: / }).evaluate((heading) => heading.scrollIntoView())
   await shoot(page, 'campaign-report')
 }
