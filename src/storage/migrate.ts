@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_api_request_buckets.js'
 import * as m0017 from './migrations/0017_workers.js'
 import * as m0018 from './migrations/0018_send_rates_and_fairness.js'
 import * as m0019 from './migrations/0019_console_sessions.js'
+import * as m0021 from './migrations/0021_contact_filters.js'
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_workers': m0017,
   '0018_send_rates_and_fairness': m0018,
   '0019_console_sessions': m0019,
+  '0021_contact_filters': m0021,
 }
 
 function migrator(db: Kysely<unknown>): Migrator {
