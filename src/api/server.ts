@@ -28,6 +28,7 @@ import { blacklistRoutes } from './routes/blacklist.js'
 import { balanceRoutes } from './routes/balance.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
+import { outboxBodyRoutes } from './routes/outbox-body.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { smsCampaignRoutes } from './routes/sms-campaigns.js'
 import { webhookRoutes } from './routes/webhooks.js'
@@ -106,6 +107,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(smsCampaignRoutes(deps))
     await api.register(webhookRoutes(deps))
     await api.register(outboxRoutes(deps))
+    await api.register(outboxBodyRoutes(deps))
     await api.register(smsNumberRoutes(deps))
     await api.register(smsBlacklistRoutes(deps))
     await api.register(smsSenderRoutes(deps))
