@@ -1,6 +1,7 @@
 // The Senders, Blacklist, Balance and Outbox pages of the web console in Chromium, on both databases: each page's
 // main flow, checked through the API after the UI action; a hostile captured message (a <script>, an onerror
-// image, a remote image, a link back to the console) rendered without running anything or fetching anything;
+// image, a remote image, a link back to the console) rendered from its body page without running anything or fetching
+// anything, then with its remote images (and nothing else) after "Load remote images", and opened in a tab of its own;
 // axe-core and no sideways scrolling at 375 and 1440 px on each page. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -179,11 +180,11 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await fitsAndPassesAxe('balance')
       })
 
-      it('opens a hostile captured message as a mail client shows it, without running or fetching anything', async () => {
+      it('opens a hostile captured message as a mail client shows it, running nothing, fetching remote images only when asked', async () => {
         const remoteBase = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`
         const html = hostileHtml(remoteBase, base)
         const now = t.clock.now
-        await t.deps.db
+        const { id } = await t.deps.db
           .insertInto('outbox')
           .values({
             account_id: account.id,
@@ -201,7 +202,8 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
             created_at: now,
             updated_at: now,
           })
-          .execute()
+          .returning('id')
+          .executeTakeFirstOrThrow()
         await open('Outbox')
         await fitsAndPassesAxe('outbox')
         await page.getByRole('button', { name: 'Hostile newsletter' }).click()
@@ -210,18 +212,40 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await page.getByText('Remote images and styles in this message are blocked.').waitFor()
 
         const frame = page.frameLocator('iframe[title="Message body (HTML)"]')
-        await frame.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+        const bodyFrame = async (images: boolean) => {
+          await frame.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+          const found = page.frames().find((f) => f.url() === `${base}/outbox/${id}/body${images ? '?images=true' : ''}`)
+          assert.ok(found, `the message frame (images: ${images}): ${page.frames().map((f) => f.url()).join(', ')}`)
+          // The frame's load event waits for every image and stylesheet of its document to load or fail.
+          await found.waitForLoadState('load')
+        }
+        await bodyFrame(false)
         assert.equal(await page.locator('iframe').getAttribute('sandbox'), '', 'sandboxed with no allow-* token')
         // The onerror image has failed to load by now (src="x" is refused at once): a handler that ran would have written.
         await frame.getByRole('img', { name: 'broken' }).waitFor({ state: 'attached' })
-        // The frame's load event waits for every image and stylesheet of its document to load or fail.
-        const messageFrame = page.frames().find((f) => f.url() === 'about:srcdoc')
-        assert.ok(messageFrame, 'the message frame')
-        await messageFrame.waitForLoadState('load')
         assert.equal(await frame.locator('#ran').count(), 0, 'neither the script nor the onerror handler ran')
         assert.deepEqual(remoteRequests, [], 'no remote image, background or stylesheet fetched')
         assert.deepEqual(served.filter((url) => url.includes('from=message')), [], 'nothing of the message reached the console origin')
         await fitsAndPassesAxe('an open message')
+
+        // The reader asks for the images: the page is loaded again with them allowed, and nothing else.
+        await page.getByRole('button', { name: 'Load remote images' }).click()
+        await page.getByText('Remote images are shown; remote styles and fonts stay blocked.').waitFor()
+        await bodyFrame(true)
+        assert.equal(await frame.locator('#ran').count(), 0, 'still nothing ran')
+        const fetched: string[] = [...remoteRequests]
+        assert.ok(fetched.includes('/pixel.png'), `the remote image was fetched: ${fetched.join(', ')}`)
+        assert.deepEqual(fetched.filter((url) => !['/pixel.png', '/background.png'].includes(url)), [], 'images only: no stylesheet')
+        assert.deepEqual(served.filter((url) => url.includes('from=message')), [], 'nothing of the message reached the console origin')
+        await fitsAndPassesAxe('an open message with its images')
+
+        // Opened in a tab of its own (a link to it, say), the page is still sandboxed by its own policy: nothing runs.
+        const tab = await context.newPage()
+        await tab.goto(`${base}/outbox/${id}/body`)
+        await tab.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+        await tab.waitForLoadState('load')
+        assert.equal(await tab.locator('#ran').count(), 0, 'nothing ran in a tab either')
+        await tab.close()
 
         await page.getByRole('tab', { name: 'Text' }).click()
         await page.getByText('Hello in plain text').waitFor()

