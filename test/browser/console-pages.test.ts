@@ -57,6 +57,8 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
       let page: Page
       /** Every request the console's server receives: none may come from the message. */
       const served: string[] = []
+      /** Those that carried a cookie. */
+      const servedWithCookie: string[] = []
 
       const fitsAndPassesAxe = async (name: string) => {
         for (const width of [375, 1440]) {
@@ -73,7 +75,10 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
       before(async () => {
         t = await startTestApp(dialect)
         base = await t.app.listen({ port: 0, host: '127.0.0.1' })
-        t.app.server.on('request', (request: { url?: string }) => served.push(request.url ?? ''))
+        t.app.server.on('request', (request: { url?: string; headers: Record<string, unknown> }) => {
+          served.push(request.url ?? '')
+          if (request.headers['cookie'] !== undefined) servedWithCookie.push(request.url ?? '')
+        })
         account = await t.account('Pages Test Ltd')
         context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
@@ -182,6 +187,8 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
 
       it('opens a hostile captured message as a mail client shows it, running nothing, fetching remote images only when asked', async () => {
         const remoteBase = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`
+        // The remote host is shared by both databases' runs: this one's requests alone count.
+        remoteRequests.length = 0
         const html = hostileHtml(remoteBase, base)
         const now = t.clock.now
         const { id } = await t.deps.db
@@ -236,7 +243,10 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         const fetched: string[] = [...remoteRequests]
         assert.ok(fetched.includes('/pixel.png'), `the remote image was fetched: ${fetched.join(', ')}`)
         assert.deepEqual(fetched.filter((url) => !['/pixel.png', '/background.png'].includes(url)), [], 'images only: no stylesheet')
-        assert.deepEqual(served.filter((url) => url.includes('from=message')), [], 'nothing of the message reached the console origin')
+        // An image on the console's own origin is an image like any other, but the frame's origin is opaque: it is
+        // fetched as from another site, without the SameSite=Strict session cookie, so it is no signed-in request.
+        assert.deepEqual(served.filter((url) => url.includes('from=message')), ['/console/session?from=message'], 'the image alone, not the link')
+        assert.deepEqual(servedWithCookie.filter((url) => url.includes('from=message')), [], 'without the session cookie')
         await fitsAndPassesAxe('an open message with its images')
 
         // Opened in a tab of its own (a link to it, say), the page is still sandboxed by its own policy: nothing runs.
