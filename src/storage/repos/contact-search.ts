@@ -53,10 +53,15 @@ export function searchContactsQuery(db: Kysely<Database>, search: ContactSearch,
   const start = foldText(db, search.prefix)
   const end = prefixEnd(start)
   let query = db.selectFrom('contacts').selectAll().where('address_book_id', '=', search.bookId)
-  // After a contact of the range, the keyset is the range's start: one lower bound for the planner to seek to.
-  query = search.after
-    ? query.where(sql<boolean>`(${key}, id) > (${foldText(db, search.after.email)}, ${search.after.id})`)
-    : query.where(sql<boolean>`${key} >= ${start}`)
+  // After a contact of the range, the keyset is the range's start. PostgreSQL seeks to a row comparison; SQLite seeks
+  // on its first column only when that is also said alone (without it, a page 150,000 rows in walked them: 33 → 0.2 ms).
+  if (search.after) {
+    const afterKey = foldText(db, search.after.email)
+    if (!isPostgres(db)) query = query.where(sql<boolean>`${key} >= ${afterKey}`)
+    query = query.where(sql<boolean>`(${key}, id) > (${afterKey}, ${search.after.id})`)
+  } else {
+    query = query.where(sql<boolean>`${key} >= ${start}`)
+  }
   if (end !== undefined) query = query.where(sql<boolean>`${key} < ${end}`)
   return query.orderBy(key).orderBy('id').limit(page.limit).offset(page.offset)
 }
