@@ -40,6 +40,8 @@ export function outboxBodyRoutes(deps: Deps) {
         schema: {
           tags: ['Outbox (Tidings extension)'],
           'x-tidings-extension': true,
+          // Its success is a page (text/html), not JSON; its errors are JSON as everywhere (test/helpers/api-answer-rules.ts).
+          'x-tidings-html-page': true,
           summary: "One outbox message's HTML as a sandboxed page (for the console's frame): no script, remote images only with images=true",
           params: IdParams,
           querystring: BodyQuery,
