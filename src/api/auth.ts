@@ -103,7 +103,10 @@ export const CSRF_HEADER = 'x-csrf-token'
  * Resolves the bearer credential of every route registered on `app`; anything not valid is a cheap 401. A
  * credential this process knows is answered at once, without a promise: this hook runs on every API call.
  * Without an Authorization header, a web console session's cookie is accepted together with its CSRF token
- * header, on every method: the cookie alone, which the browser attaches by itself, never authenticates.
+ * header, on every method: the cookie alone, which the browser attaches by itself, never authenticates, but on a GET
+ * route marked `framedByConsole` (the page an <iframe src> of the console loads, which can send no header): such a
+ * route changes nothing, its answer may be framed by the console's origin alone (frame-ancestors 'self') and read by
+ * no other (no CORS, Cross-Origin-Resource-Policy: same-origin), and the cookie (SameSite=Strict) leaves no other site.
  */
 export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
   const tokens = new TokenCache()
@@ -125,7 +128,8 @@ export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
     const sessionId = authorization === undefined ? cookie.read(request.headers.cookie) : undefined
     if (sessionId !== undefined) {
       const csrfToken = request.headers[CSRF_HEADER]
-      if (typeof csrfToken !== 'string' || !consoleSessions.csrfTokenMatches(sessionId, csrfToken)) return done(csrfRefused())
+      const framed = csrfToken === undefined && request.method === 'GET' && request.routeOptions.config.framedByConsole === true
+      if (!framed && (typeof csrfToken !== 'string' || !consoleSessions.csrfTokenMatches(sessionId, csrfToken))) return done(csrfRefused())
       return void consoleSessions.findSession(deps, sessionId).then((session) => accept(session?.accountId), done)
     }
     const credential = BEARER.exec(authorization ?? '')?.[1]

@@ -99,5 +99,7 @@ declare module 'fastify' {
     tokenCall?: boolean
     /** Routes reachable without a bearer token. */
     public?: boolean
+    /** A GET the console loads in a frame: its session cookie is enough, without the CSRF header (api/auth.ts). */
+    framedByConsole?: boolean
   }
 }

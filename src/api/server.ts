@@ -29,6 +29,7 @@ import { balanceRoutes } from './routes/balance.js'
 import { statisticsRoutes } from './routes/statistics.js'
 import { templatePreviewRoutes, templateRoutes } from './routes/templates.js'
 import { outboxRoutes } from './routes/outbox.js'
+import { outboxBodyRoutes } from './routes/outbox-body.js'
 import { campaignRoutes } from './routes/campaigns.js'
 import { campaignReportRoutes } from './routes/campaign-report.js'
 import { smsCampaignRoutes } from './routes/sms-campaigns.js'
@@ -110,6 +111,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(smsCampaignRoutes(deps))
     await api.register(webhookRoutes(deps))
     await api.register(outboxRoutes(deps))
+    await api.register(outboxBodyRoutes(deps))
     await api.register(smsNumberRoutes(deps))
     await api.register(smsBlacklistRoutes(deps))
     await api.register(smsSenderRoutes(deps))

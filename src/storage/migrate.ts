@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_workers.js'
 import * as m0018 from './migrations/0018_send_rates_and_fairness.js'
 import * as m0019 from './migrations/0019_console_sessions.js'
 import * as m0020 from './migrations/0020_email_days.js'
+import * as m0021 from './migrations/0021_contact_filters.js'
 import * as m0022 from './migrations/0022_campaign_report_indexes.js'
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_send_rates_and_fairness': m0018,
   '0019_console_sessions': m0019,
   '0020_email_days': m0020,
+  '0021_contact_filters': m0021,
   '0022_campaign_report_indexes': m0022,
 }
 

@@ -1,6 +1,7 @@
 // The Senders, Blacklist, Balance and Outbox pages of the web console in Chromium, on both databases: each page's
 // main flow, checked through the API after the UI action; a hostile captured message (a <script>, an onerror
-// image, a remote image, a link back to the console) rendered without running anything or fetching anything;
+// image, a remote image, a link back to the console) rendered from its body page without running anything or fetching
+// anything, then with its remote images (and nothing else) after "Load remote images", and opened in a tab of its own;
 // axe-core and no sideways scrolling at 375 and 1440 px on each page. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -56,6 +57,8 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
       let page: Page
       /** Every request the console's server receives: none may come from the message. */
       const served: string[] = []
+      /** Those that carried a cookie. */
+      const servedWithCookie: string[] = []
 
       const fitsAndPassesAxe = async (name: string) => {
         for (const width of [375, 1440]) {
@@ -72,7 +75,10 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
       before(async () => {
         t = await startTestApp(dialect)
         base = await t.app.listen({ port: 0, host: '127.0.0.1' })
-        t.app.server.on('request', (request: { url?: string }) => served.push(request.url ?? ''))
+        t.app.server.on('request', (request: { url?: string; headers: Record<string, unknown> }) => {
+          served.push(request.url ?? '')
+          if (request.headers['cookie'] !== undefined) servedWithCookie.push(request.url ?? '')
+        })
         account = await t.account('Pages Test Ltd')
         context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
@@ -179,11 +185,13 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await fitsAndPassesAxe('balance')
       })
 
-      it('opens a hostile captured message as a mail client shows it, without running or fetching anything', async () => {
+      it('opens a hostile captured message as a mail client shows it, running nothing, fetching remote images only when asked', async () => {
         const remoteBase = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`
+        // The remote host is shared by both databases' runs: this one's requests alone count.
+        remoteRequests.length = 0
         const html = hostileHtml(remoteBase, base)
         const now = t.clock.now
-        await t.deps.db
+        const { id } = await t.deps.db
           .insertInto('outbox')
           .values({
             account_id: account.id,
@@ -201,7 +209,8 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
             created_at: now,
             updated_at: now,
           })
-          .execute()
+          .returning('id')
+          .executeTakeFirstOrThrow()
         await open('Outbox')
         await fitsAndPassesAxe('outbox')
         await page.getByRole('button', { name: 'Hostile newsletter' }).click()
@@ -210,18 +219,43 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await page.getByText('Remote images and styles in this message are blocked.').waitFor()
 
         const frame = page.frameLocator('iframe[title="Message body (HTML)"]')
-        await frame.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+        const bodyFrame = async (images: boolean) => {
+          await frame.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+          const found = page.frames().find((f) => f.url() === `${base}/outbox/${id}/body${images ? '?images=true' : ''}`)
+          assert.ok(found, `the message frame (images: ${images}): ${page.frames().map((f) => f.url()).join(', ')}`)
+          // The frame's load event waits for every image and stylesheet of its document to load or fail.
+          await found.waitForLoadState('load')
+        }
+        await bodyFrame(false)
         assert.equal(await page.locator('iframe').getAttribute('sandbox'), '', 'sandboxed with no allow-* token')
         // The onerror image has failed to load by now (src="x" is refused at once): a handler that ran would have written.
         await frame.getByRole('img', { name: 'broken' }).waitFor({ state: 'attached' })
-        // The frame's load event waits for every image and stylesheet of its document to load or fail.
-        const messageFrame = page.frames().find((f) => f.url() === 'about:srcdoc')
-        assert.ok(messageFrame, 'the message frame')
-        await messageFrame.waitForLoadState('load')
         assert.equal(await frame.locator('#ran').count(), 0, 'neither the script nor the onerror handler ran')
         assert.deepEqual(remoteRequests, [], 'no remote image, background or stylesheet fetched')
         assert.deepEqual(served.filter((url) => url.includes('from=message')), [], 'nothing of the message reached the console origin')
         await fitsAndPassesAxe('an open message')
+
+        // The reader asks for the images: the page is loaded again with them allowed, and nothing else.
+        await page.getByRole('button', { name: 'Load remote images' }).click()
+        await page.getByText('Remote images are shown; remote styles and fonts stay blocked.').waitFor()
+        await bodyFrame(true)
+        assert.equal(await frame.locator('#ran').count(), 0, 'still nothing ran')
+        const fetched: string[] = [...remoteRequests]
+        assert.ok(fetched.includes('/pixel.png'), `the remote image was fetched: ${fetched.join(', ')}`)
+        assert.deepEqual(fetched.filter((url) => !['/pixel.png', '/background.png'].includes(url)), [], 'images only: no stylesheet')
+        // An image on the console's own origin is an image like any other, but the frame's origin is opaque: it is
+        // fetched as from another site, without the SameSite=Strict session cookie, so it is no signed-in request.
+        assert.deepEqual(served.filter((url) => url.includes('from=message')), ['/console/session?from=message'], 'the image alone, not the link')
+        assert.deepEqual(servedWithCookie.filter((url) => url.includes('from=message')), [], 'without the session cookie')
+        await fitsAndPassesAxe('an open message with its images')
+
+        // Opened in a tab of its own (a link to it, say), the page is still sandboxed by its own policy: nothing runs.
+        const tab = await context.newPage()
+        await tab.goto(`${base}/outbox/${id}/body`)
+        await tab.getByRole('heading', { name: 'Hello from the message' }).waitFor()
+        await tab.waitForLoadState('load')
+        assert.equal(await tab.locator('#ran').count(), 0, 'nothing ran in a tab either')
+        await tab.close()
 
         await page.getByRole('tab', { name: 'Text' }).click()
         await page.getByText('Hello in plain text').waitFor()

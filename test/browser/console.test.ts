@@ -51,7 +51,7 @@ describe('the web console in Chromium', () => {
         const headers = response?.headers() ?? {}
         assert.equal(
           headers['content-security-policy'],
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         )
         assert.equal(headers['x-frame-options'], 'DENY')
         assert.equal(headers['x-content-type-options'], 'nosniff')

@@ -24,6 +24,7 @@ export function answerProblem(operation: Operation, res: LightMyRequestResponse)
   const type = String(res.headers['content-type'] ?? '')
   const json = /^application\/json\b/.test(type)
   const ok = status >= 200 && status < 300
+  if (operation.htmlPage && ok && /^text\/html; charset=utf-8$/.test(type)) return undefined
   if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(res.body)) return `an HTML answer (${status}, ${type})`
   if (!ok && !json) return `a ${status} that is not JSON (${type || 'no content-type'})`
   const body = json ? parsed(res.body) : undefined

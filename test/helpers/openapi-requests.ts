@@ -29,6 +29,8 @@ export interface Operation {
   path: string
   /** Pages for people (HTML, images, redirects): their answers, errors included, are pages too. */
   publicPage: boolean
+  /** An account route whose success is an HTML page by design (`x-tidings-html-page`): its errors are still JSON. */
+  htmlPage: boolean
   pathParameters: Parameter[]
   queryParameters: Parameter[]
   body?: JsonSchema
@@ -53,6 +55,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         method: method.toUpperCase(),
         path,
         publicPage: operation.tags?.includes('Public pages') ?? false,
+        htmlPage: (operation as { 'x-tidings-html-page'?: boolean })['x-tidings-html-page'] === true,
         pathParameters: parameters.filter((p) => p.in === 'path'),
         queryParameters: parameters.filter((p) => p.in === 'query'),
         body: Object.values(operation.requestBody?.content ?? {})[0]?.schema,

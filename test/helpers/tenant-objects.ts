@@ -30,6 +30,8 @@ export interface TenantObjects {
   campaign: number
   smsCampaign: number
   viberCampaign: number
+  /** A service email of the outbox (the sender's activation code). */
+  outboxEmail: number
 }
 
 const HOUR = 3_600_000
@@ -58,6 +60,7 @@ export async function createTenantObjects(t: TestApp, account: TestAccount): Pro
 
   const sender = `news@a${n}.example`
   await activeSender(t, account, sender, 'News')
+  const outboxEmail = Number((await t.deps.db.selectFrom('outbox').select('id').where('account_id', '=', account.id).executeTakeFirstOrThrow()).id)
   const smsSender = `Shop${n}`
   await moderateSmsSender(t.deps, await registerSmsSender(t.deps, account.id, smsSender), 'approve')
   const viberSender = await registerViberSender(t.deps, account.id, { name: `Shop ${n}`, country: 'GB' })
@@ -83,5 +86,5 @@ export async function createTenantObjects(t: TestApp, account: TestAccount): Pro
   await ok({ method: 'POST', url: '/v2/viber-service/phone-exception', payload: { phones: [phone + 3000] } })
 
   for (const [what, id] of Object.entries({ template, tag, webhook, campaign, smsCampaign, viberCampaign })) assert.ok(Number.isInteger(id), `${what} id: ${id}`)
-  return { account, list, contact, phone, cityValue, template, templateSlug, sender, smsSender, viberSender, tag, webhook, campaign, smsCampaign, viberCampaign }
+  return { account, list, contact, phone, cityValue, template, templateSlug, sender, smsSender, viberSender, tag, webhook, campaign, smsCampaign, viberCampaign, outboxEmail }
 }

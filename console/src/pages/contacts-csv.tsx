@@ -63,7 +63,8 @@ export function ImportDialog({ listId, onClose }: { listId: number; onClose: () 
     <Dialog title="Import contacts from CSV" onCancel={close}>
       <p class="muted">
         The first line names the columns. The column called <strong>email</strong> (in any case) holds the addresses; every other column becomes a
-        variable of that name. Contacts already in the list get their variables updated.
+        variable of that name. Contacts already in the list get their variables updated. A file exported here reads back as it was: its{' '}
+        <strong>status</strong> column is not a variable, and its rows of contacts who are not Active or New are skipped.
       </p>
       {step.kind === 'choose' && (
         <form onSubmit={start}>

@@ -1,8 +1,9 @@
 // The contacts of one list (#/lists/{id}), all through the public API: a page of 50 at a time
 // (GET /addressbooks/{id}/emails?limit&offset: the server answers each next or previous page by keyset, see
-// docs/benchmarks.md "Paging the 1,000,000-contact list"), filtered by status (its active / not_active), an address
-// found by GET /addressbooks/{id}/emails/{email} (the (list, email) index: one lookup on a list of any size), and
-// add, edit variables, unsubscribe and delete (after a confirmation).
+// docs/benchmarks.md "Paging the 1,000,000-contact list"), filtered by status (its active / not_active: the inactive
+// ones from their own partial index, migration 0021), addresses found by their start in any case (the Tidings
+// extension `email_prefix`, paged with `after_email`: one index range scan on a list of any size), and add, edit
+// variables, unsubscribe and delete (after a confirmation).
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
 import { messageOf } from '../parts/dialog.js'
@@ -27,13 +28,6 @@ export interface Contact {
   variables: Record<string, string | number>
 }
 
-interface FoundContact {
-  email: string
-  status: number
-  status_explain: string
-  variables: { name: string; value: string }[]
-}
-
 const FILTERS = {
   all: { label: 'All statuses', query: '' },
   active: { label: 'Active and new', query: '&active=true' },
@@ -43,12 +37,14 @@ type Filter = keyof typeof FILTERS
 
 type Editing = { kind: 'variables' | 'delete'; contact: Contact } | undefined
 
-/** What is asked for: a page of a status filter, or one address. */
+/** What is asked for: a page of a status filter, or a page of the addresses that start with a text. */
 interface Query {
   filter: Filter
   offset: number
-  /** The address searched for, while a search is shown instead of the pages. */
+  /** The start of the addresses searched for, while a search is shown instead of the pages. */
   searched?: string
+  /** A search's pages up to the one shown, each by the last address of the page before it (none for the first). */
+  afters?: string[]
 }
 
 /** Contacts as loaded for a query: the range and the search shown always describe the rows shown. */
@@ -80,10 +76,12 @@ export function ContactsPage({ listId }: { listId: number }) {
   const loadContacts = async () => {
     const asked = ++latest.current
     try {
-      const contacts =
+      const contacts = await api<Contact[]>(
+        'GET',
         query.searched === undefined
-          ? await api<Contact[]>('GET', `/addressbooks/${listId}/emails?limit=${PAGE_SIZE}&offset=${query.offset}${FILTERS[query.filter].query}`)
-          : await findContact(listId, query.searched)
+          ? `/addressbooks/${listId}/emails?limit=${PAGE_SIZE}&offset=${query.offset}${FILTERS[query.filter].query}`
+          : `/addressbooks/${listId}/emails?limit=${PAGE_SIZE}${searchQuery(query.searched, query.afters?.at(-1))}`,
+      )
       if (asked !== latest.current) return
       setShown({ ...query, contacts })
       setError(undefined)
@@ -111,14 +109,15 @@ export function ContactsPage({ listId }: { listId: number }) {
 
   const search = (event: Event) => {
     event.preventDefault()
-    const email = String(new FormData(event.currentTarget as HTMLFormElement).get('email') ?? '').trim()
-    if (email !== '') setQuery({ ...query, searched: email })
+    const start = String(new FormData(event.currentTarget as HTMLFormElement).get('email') ?? '').trim()
+    if (start !== '') setQuery({ ...query, searched: start, afters: [] })
   }
   const clearSearch = (event: Event) => {
     ;(event.currentTarget as HTMLButtonElement).form?.reset()
     setQuery({ filter: query.filter, offset: 0 })
   }
   const turnTo = (offset: number) => setQuery({ ...query, offset })
+  const turnSearch = (afters: string[]) => setQuery({ ...query, afters })
   const searching = query.searched !== undefined
 
   return (
@@ -150,8 +149,8 @@ export function ContactsPage({ listId }: { listId: number }) {
       <div class="filters">
         <form class="inline" role="search" aria-label="Contacts" onSubmit={search}>
           <div class="field">
-            <label for="contact-search">Find by email address</label>
-            <input id="contact-search" name="email" type="email" required maxLength={320} autocomplete="off" />
+            <label for="contact-search">Find by the start of the address</label>
+            <input id="contact-search" name="email" type="search" required maxLength={320} autocomplete="off" spellcheck={false} />
           </div>
           <button type="submit">Find</button>
           {searching && (
@@ -187,7 +186,15 @@ export function ContactsPage({ listId }: { listId: number }) {
       {shown === undefined ? (
         <p>Loading contacts…</p>
       ) : shown.contacts.length === 0 ? (
-        <p>{shown.searched !== undefined ? `No contact ${shown.searched} in this list.` : shown.offset === 0 ? 'No contacts here.' : 'No more contacts.'}</p>
+        <p>
+          {shown.searched !== undefined
+            ? shown.afters?.length
+              ? 'No more matches.'
+              : `No contact whose address starts with “${shown.searched}”.`
+            : shown.offset === 0
+              ? 'No contacts here.'
+              : 'No more contacts.'}
+        </p>
       ) : (
         <ContactTable
           contacts={shown.contacts}
@@ -211,7 +218,24 @@ export function ContactsPage({ listId }: { listId: number }) {
           </button>
         </div>
       )}
-      {shown?.searched !== undefined && shown.contacts.length > 0 && <p class="muted">The contact with the address {shown.searched}.</p>}
+      {shown?.searched !== undefined && searching && (
+        <div class="pager" role="group" aria-label="Pages of matches">
+          <button type="button" class="secondary" disabled={!shown.afters?.length} onClick={() => turnSearch(shown.afters!.slice(0, -1))}>
+            Previous page
+          </button>
+          <span class="range" aria-live="polite">
+            {shown.contacts.length > 0 ? `Addresses starting with “${shown.searched}”, page ${(shown.afters?.length ?? 0) + 1}` : ''}
+          </span>
+          <button
+            type="button"
+            class="secondary"
+            disabled={shown.contacts.length < PAGE_SIZE}
+            onClick={() => turnSearch([...(shown.afters ?? []), shown.contacts.at(-1)!.email])}
+          >
+            Next page
+          </button>
+        </div>
+      )}
       {editing?.kind === 'variables' && (
         <EditVariables
           contact={editing.contact}
@@ -241,15 +265,9 @@ export function ContactsPage({ listId }: { listId: number }) {
   )
 }
 
-/** The one contact with this address, or none (the API's 404). */
-async function findContact(listId: number, email: string): Promise<Contact[]> {
-  try {
-    const found = await api<FoundContact>('GET', `/addressbooks/${listId}/emails/${encodeURIComponent(email)}`)
-    return [{ ...found, variables: Object.fromEntries(found.variables.map((v) => [v.name, v.value])) }]
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return []
-    throw err
-  }
+/** The query of a search's page: the addresses that start with `start`, after the page that ended with `after`. */
+function searchQuery(start: string, after: string | undefined): string {
+  return `&email_prefix=${encodeURIComponent(start)}${after === undefined ? '' : `&after_email=${encodeURIComponent(after)}`}`
 }
 
 const UNSUBSCRIBED = 4

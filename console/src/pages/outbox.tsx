@@ -1,13 +1,13 @@
 // The outbox (GET /outbox, a Tidings extension): the service emails captured or sent for the account, or with a
 // campaign ID that campaign's messages as they were sent, 50 a page; one message opened as a mail client shows it.
 //
-// A message's HTML is a tenant's content, so it is treated as hostile. It is shown in an <iframe sandbox> with no
-// allow-* token at all: no script runs (<script>, onerror=…), its document has an opaque origin (it cannot read
-// the console or send the console's cookie as same-origin), and it may not submit forms, open popups or navigate
-// the console. srcdoc frames inherit the console's own CSP (src/api/console/headers.ts: frame-src 'none' also
-// stops a link or <meta refresh> from loading anything into the frame), and the policy put first in the document
-// tightens it further to `default-src 'none'; img-src data:`: no remote image, stylesheet or font is fetched (no
-// read receipts, no tracking pixel), and no request goes back to the console's origin either.
+// A message's HTML is a tenant's content, so it is treated as hostile. It is loaded from its own route,
+// GET /outbox/{id}/body (api/routes/outbox-body.ts), into an <iframe sandbox> with no allow-* token at all: no script
+// runs (<script>, onerror=…), its document has an opaque origin (it cannot read the console or send the console's
+// cookie as same-origin), and it may not submit forms, open popups or navigate the console. The route's own policy
+// says the same (`sandbox`, even when the page is opened in a tab) and lets the message keep its inline styles, and
+// fetch nothing but inline (data:) images: no read receipt, no tracking pixel, until the reader presses "Load remote
+// images", which loads the page again with `images=true` (images only: remote stylesheets and fonts stay out).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { Messages, Pager, fieldOf, usePageState } from '../parts/page-state.js'
@@ -26,14 +26,6 @@ export interface OutboxEmail {
   status: string
   created: string
   sent: string | null
-}
-
-/** A policy only adds restrictions to the inherited one: this one leaves inline images (data:) and nothing else. */
-const MESSAGE_POLICY = "default-src 'none'; img-src data:"
-
-/** The frame's document: the policy first, before anything of the message can load. */
-export function messageDocument(html: string): string {
-  return `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${MESSAGE_POLICY}"><meta name="referrer" content="no-referrer">${html}`
 }
 
 /** Whether the message refers to remote content (images, stylesheets) that the frame does not load. */
@@ -56,7 +48,7 @@ export function OutboxPage() {
     setCampaignId(id === '' ? undefined : Number(id))
   }
 
-  if (open) return <Message email={open} onBack={() => setOpen(undefined)} />
+  if (open) return <Message email={open} campaignId={campaignId} onBack={() => setOpen(undefined)} />
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Outbox</h1>
@@ -109,8 +101,15 @@ export function OutboxPage() {
   )
 }
 
-function Message({ email, onBack }: { email: OutboxEmail; onBack: () => void }) {
+/** The address of a message's body page: a service email's, or with `campaignId` a campaign message's. */
+function bodyUrl(id: number, campaignId: number | undefined, images: boolean): string {
+  const query = [campaignId === undefined ? '' : `campaign_id=${campaignId}`, images ? 'images=true' : ''].filter(Boolean).join('&')
+  return `/outbox/${id}/body${query ? `?${query}` : ''}`
+}
+
+function Message({ email, campaignId, onBack }: { email: OutboxEmail; campaignId: number | undefined; onBack: () => void }) {
   const [tab, setTab] = useState<'html' | 'text'>(email.html === '' ? 'text' : 'html')
+  const [images, setImages] = useState(false)
   const from = email.from_name === '' ? email.from_email : `${email.from_name} <${email.from_email}>`
   return (
     <section aria-labelledby="page-title">
@@ -147,8 +146,18 @@ function Message({ email, onBack }: { email: OutboxEmail; onBack: () => void }) 
       <div role="tabpanel" id="body-panel" aria-labelledby={tab === 'html' ? 'tab-html' : 'tab-text'}>
         {tab === 'html' ? (
           <>
-            {hasRemoteContent(email.html) && <p class="notice">Remote images and styles in this message are blocked.</p>}
-            <iframe class="message" title="Message body (HTML)" sandbox="" referrerpolicy="no-referrer" srcdoc={messageDocument(email.html)} />
+            {hasRemoteContent(email.html) &&
+              (images ? (
+                <p class="notice">Remote images are shown; remote styles and fonts stay blocked.</p>
+              ) : (
+                <div class="notice remote-content">
+                  <p>Remote images and styles in this message are blocked.</p>
+                  <button type="button" class="secondary" onClick={() => setImages(true)}>
+                    Load remote images
+                  </button>
+                </div>
+              ))}
+            <iframe class="message" title="Message body (HTML)" sandbox="" referrerpolicy="no-referrer" src={bodyUrl(email.id, campaignId, images)} />
           </>
         ) : (
           <pre class="message-text">{email.text === '' ? '(no text part)' : email.text}</pre>

@@ -2,7 +2,7 @@
 // (POST /template/edit/{real_id}: the real id stays, the string id changes), and a test send (template-test-send.tsx).
 // A system template opens read-only; "Use as a starting point" copies it into a new one (#/templates/new?from=ID).
 //
-// The preview is the typed HTML in a sandboxed frame through messageDocument (pages/outbox.tsx): no script runs,
+// The preview is the typed HTML in a sandboxed frame through messageDocument (parts/message-document.ts): no script runs,
 // nothing is fetched, from this origin or any other. It follows the source 300 ms after the last keystroke: a frame
 // rebuilt on every key would flicker and re-parse the whole document each time. A srcdoc frame inherits the console's
 // CSP, whose style-src 'self' also refuses the template's <style> and style="…": the preview shows the content and
@@ -13,7 +13,7 @@ import { messageOf } from '../parts/dialog.js'
 import { Messages } from '../parts/page-state.js'
 import { TEMPLATE_LANGS, base64Of, textOfBase64, type Template } from '../parts/templates.js'
 import { BUILT_IN_VARIABLES, variablesOf } from '../parts/template-variables.js'
-import { messageDocument } from './outbox.js'
+import { messageDocument } from '../parts/message-document.js'
 import { TemplateTestSend } from './template-test-send.js'
 
 const PREVIEW_DELAY_MS = 300

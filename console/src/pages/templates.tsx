@@ -10,7 +10,7 @@ import { api } from '../api.js'
 import { Messages, Pager, usePageState } from '../parts/page-state.js'
 import { previewPathOf, templateRouteOf, textOfBase64, type Template } from '../parts/templates.js'
 import { TemplateEditor } from './template-editor.js'
-import { messageDocument } from './outbox.js'
+import { messageDocument } from '../parts/message-document.js'
 
 const PAGE_SIZE = 24
 

@@ -1,5 +1,5 @@
 // Hardening headers of every console response (pages, assets, session calls). The policy allows only this origin's
-// own scripts, styles, images and API calls: no inline script or style, nothing from another origin, no framing
+// own scripts, styles, images, frames and API calls: no inline script or style, nothing from another origin, no framing
 // (clickjacking of the sign-in or the "Delete" buttons), no plugins, no <base> rewriting, forms posting nowhere else.
 import type { FastifyReply } from 'fastify'
 
@@ -10,6 +10,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
+  // The outbox frames a message's body from its own route (api/routes/outbox-body.ts), which has its own policy.
+  "frame-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import * as contacts from '../../services/audience/contacts.js'
+import { findContactsByPrefix } from '../../services/audience/contact-search.js'
+import { AppError } from '../../services/errors.js'
 import { variablesAsList } from '../../services/audience/contact-variables.js'
 import type { Deps } from '../../services/types.js'
 import { IdParams, PageQuery, ResultTrue, responses, toPage } from '../schemas/common.js'
@@ -44,7 +46,13 @@ export function contactRoutes(deps: Deps) {
       '/addressbooks/:id/emails',
       { schema: { tags, summary: 'Contacts of a mailing list, 100 at most per call', params: IdParams, querystring: S.ListEmailsQuery, response: responses(Type.Array(S.ListedEmail), 404, 422) } },
       async (request) => {
-        const { active, not_active: notActive, order } = request.query
+        const { active, not_active: notActive, order, email_prefix: prefix, after_email: afterEmail } = request.query
+        if (prefix !== undefined) {
+          if (active !== undefined || notActive !== undefined || order === 'desc') throw new AppError('invalid', 'email_prefix cannot be combined with active, not_active or order=desc')
+          const found = await findContactsByPrefix(deps, request.accountId, request.params.id, { prefix, afterEmail }, toPage(request.query, MAX_PAGE))
+          return found.map(toListedEmail)
+        }
+        if (afterEmail !== undefined) throw new AppError('invalid', 'after_email pages an email_prefix search: give email_prefix too')
         const found = await contacts.listContacts(deps, request.accountId, request.params.id, { active, notActive, order }, toPage(request.query, MAX_PAGE))
         return found.map(toListedEmail)
       },

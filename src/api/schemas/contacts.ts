@@ -29,6 +29,21 @@ export const ListEmailsQuery = Type.Object({
   active: Type.Optional(Type.Boolean({ description: 'Only Active and New contacts' })),
   not_active: Type.Optional(Type.Boolean({ description: 'Only contacts in other statuses' })),
   order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  email_prefix: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 320,
+      description:
+        'Tidings extension: only contacts whose address starts with this text, letters in any case, in address order (one index range scan on a list of any size). Not with active, not_active or order=desc.',
+    }),
+  ),
+  after_email: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 320,
+      description: 'Tidings extension, with email_prefix: the last address of the page before; the page starts after it (keyset paging, as fast at any depth as offset is on the first page).',
+    }),
+  ),
 })
 
 const Phone = Type.Union([Type.Integer(), Type.Null()], { description: 'International number without +, or null' })

@@ -222,22 +222,16 @@ export interface ListFilter {
 }
 
 /** API.md 4.1: `active` means Active and New contacts, `not_active` every other status. */
-const ACTIVE_OR_NEW = [contactsRepo.CONTACT_STATUS.new, contactsRepo.CONTACT_STATUS.active] as const
-
 export async function listContacts(deps: Deps, accountId: number, bookId: number, filter: ListFilter, page: Page): Promise<Contact[]> {
   const book = await getLiveBook(deps, accountId, bookId)
   const onlyActive = filter.active === true && filter.notActive !== true
   const onlyInactive = filter.notActive === true && filter.active !== true
   const order = filter.order ?? 'asc'
-  const contactFilter = {
-    bookId,
-    statuses: onlyActive ? ACTIVE_OR_NEW : undefined,
-    excludedStatuses: onlyInactive ? ACTIVE_OR_NEW : undefined,
-    order,
-  }
+  const statuses = onlyActive ? 'active' : onlyInactive ? 'inactive' : 'all'
+  const contactFilter = { bookId, statuses, order } as const
   // New contacts are appended, so only ascending pages keep their place while a list grows.
   if (order === 'desc') return (await contactsRepo.listContacts(deps.db, contactFilter, page)).map(toContact)
-  const view = `${bookId}:${onlyActive ? 'active' : onlyInactive ? 'inactive' : 'all'}`
+  const view = `${bookId}:${statuses}`
   const generation = book.contactsGeneration
   const afterId = page.offset === 0 ? undefined : pageCursors.knownStart(deps.db, view, page.offset, generation)
   const rows = await contactsRepo.listContacts(deps.db, contactFilter, { ...page, afterId })

@@ -11,6 +11,7 @@ import { campaignOutboxItem, type ListedEmail } from './outbox.js'
 import { listSmsOutbox } from '../sms/outbox.js'
 import { listViberOutbox } from '../viber/outbox.js'
 import type { Deps, Page } from '../types.js'
+import { AppError } from '../errors.js'
 
 export async function listCampaignOutbox(deps: Deps, accountId: number, campaignId: number, page: Page): Promise<ListedEmail[]> {
   const texts = (await listSmsOutbox(deps, accountId, campaignId, page)) ?? (await listViberOutbox(deps, accountId, campaignId, page))
@@ -29,4 +30,14 @@ export async function listCampaignOutbox(deps: Deps, accountId: number, campaign
       text: email?.text ?? '',
     })
   })
+}
+
+/** The HTML one email campaign message was sent with (GET /outbox/{id}/body?campaign_id=): rendered as listed. */
+export async function campaignMessageHtml(deps: Deps, accountId: number, campaignId: number, messageId: number): Promise<string> {
+  const campaign = await getCampaign(deps, accountId, campaignId)
+  const message = await messagesRepo.findCampaignMessage(deps.db, campaignId, messageId)
+  const prepared = preparedCampaign(campaign)
+  if (!message || prepared instanceof Error) throw new AppError('not_found', 'Message not found')
+  const key = await signingKey(deps)
+  return renderMessage(prepared, addressingOf(deps.config, key, message, prepared.listId)).html
 }

@@ -9,6 +9,7 @@ import { UNFINISHED, type MessageRow } from '../../storage/repos/messages.js'
 import type { Database } from '../../storage/tables.js'
 import type { Config } from '../../config/schema.js'
 import type { Page } from '../types.js'
+import { AppError } from '../errors.js'
 
 export type ServiceEmail = outboxRepo.NewOutboxEmail
 export type OutboxEmail = outboxRepo.OutboxEmail
@@ -73,6 +74,13 @@ export async function listOutbox(db: Kysely<Database>, accountId: number, page: 
   const emails = await outboxRepo.listAccountEmails(db, accountId, page)
   // A row from before the shown copy existed: its secret cannot be told from the rest, so nothing is shown.
   return emails.map(({ shown, ...email }) => ({ ...email, ...(shown ?? { subject: HIDDEN, html: HIDDEN, text: HIDDEN }) }))
+}
+
+/** The HTML the account is shown of one of its service emails (never its secret); not found when the id is not its. */
+export async function shownHtmlOf(db: Kysely<Database>, accountId: number, id: number): Promise<string> {
+  const email = await outboxRepo.findAccountEmail(db, accountId, id)
+  if (!email) throw new AppError('not_found', 'Email not found')
+  return email.shown?.html ?? HIDDEN
 }
 
 /** The account's outbox in full, secrets included, oldest first: for the operator (`tidings outbox`) only. */

@@ -62,11 +62,22 @@ export async function findContactById(db: Kysely<Database>, id: number): Promise
 
 export interface ContactFilter {
   bookId: number
-  /** Only these statuses (e.g. Active and New); all when absent. */
-  statuses?: readonly number[]
-  /** Every status except these. */
-  excludedStatuses?: readonly number[]
+  /** Only Active and New contacts, only the others (migration 0021's partial index), or every one. */
+  statuses: 'active' | 'inactive' | 'all'
   order: 'asc' | 'desc'
+}
+
+/** The "Not active" statuses, written exactly as migration 0021's partial index contacts_book_inactive says them. */
+const INACTIVE_PREDICATE = sql<boolean>`status not in (0, 1)`
+const ACTIVE_PREDICATE = sql<boolean>`status in (0, 1)`
+
+/** The ids of one page of a list's contacts (exported for the test that checks which index its plan uses). */
+export function contactIdsQuery(db: Kysely<Database>, filter: ContactFilter, page: Page & { afterId?: number }) {
+  let ids = db.selectFrom('contacts').select('id').where('address_book_id', '=', filter.bookId)
+  if (filter.statuses === 'active') ids = ids.where(ACTIVE_PREDICATE)
+  if (filter.statuses === 'inactive') ids = ids.where(INACTIVE_PREDICATE)
+  ids = page.afterId === undefined ? ids.offset(page.offset) : ids.where('id', '>', page.afterId)
+  return ids.orderBy('id', filter.order).limit(page.limit)
 }
 
 /**
@@ -74,11 +85,7 @@ export interface ContactFilter {
  * id the page starts after (ascending order only), by keyset, which costs the same at any depth.
  */
 export async function listContacts(db: Kysely<Database>, filter: ContactFilter, page: Page & { afterId?: number }): Promise<ContactRow[]> {
-  let ids = db.selectFrom('contacts').select('id').where('address_book_id', '=', filter.bookId)
-  if (filter.statuses) ids = ids.where('status', 'in', [...filter.statuses])
-  if (filter.excludedStatuses) ids = ids.where('status', 'not in', [...filter.excludedStatuses])
-  ids = page.afterId === undefined ? ids.offset(page.offset) : ids.where('id', '>', page.afterId)
-  ids = ids.orderBy('id', filter.order).limit(page.limit)
+  const ids = contactIdsQuery(db, filter, page)
   // The rows skipped by an offset are walked in the (address_book_id, id) index alone; only the page's rows
   // are read from the table (PostgreSQL at offset 999,900: 214 → 58 ms; SQLite 47 → 31 ms).
   const rows = await db.selectFrom('contacts').selectAll().where('id', 'in', ids).orderBy('id', filter.order).execute()
@@ -288,7 +295,7 @@ export async function declareVariables(db: Kysely<Database>, bookId: number, var
     .execute()
 }
 
-function toContact(row: Selectable<ContactsTable>): ContactRow {
+export function toContact(row: Selectable<ContactsTable>): ContactRow {
   return {
     id: Number(row.id),
     accountId: Number(row.account_id),

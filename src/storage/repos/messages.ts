@@ -62,6 +62,12 @@ export async function listMessages(db: Kysely<Database>, campaignId: number, pag
   return rows.map((r) => ({ ...toMessage(r), captured: r.provider_id === CAPTURED }))
 }
 
+/** One message of a campaign (by the id the outbox lists), or none. */
+export async function findCampaignMessage(db: Kysely<Database>, campaignId: number, id: number): Promise<(MessageRow & { captured: boolean }) | undefined> {
+  const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('campaign_id', '=', campaignId).executeTakeFirst()
+  return row && { ...toMessage(row), captured: row.provider_id === CAPTURED }
+}
+
 export async function findMessageByEmail(db: Kysely<Database>, campaignId: number, email: string): Promise<MessageRow | undefined> {
   const row = await db.selectFrom('messages').selectAll().where('campaign_id', '=', campaignId).where('address', '=', email).executeTakeFirst()
   return row && toMessage(row)

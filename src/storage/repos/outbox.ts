@@ -78,6 +78,12 @@ export async function listAccountEmails(db: Kysely<Database>, accountId: number,
   return rows.map(toOutboxEmail)
 }
 
+/** One email of the account's outbox (the console's message view), or none when the id is not the account's. */
+export async function findAccountEmail(db: Kysely<Database>, accountId: number, id: number): Promise<OutboxEmail | undefined> {
+  const row = await db.selectFrom('outbox').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()
+  return row && toOutboxEmail(row)
+}
+
 /** How many emails of `kind` the account queued since `since`: the basis of per-account sending limits. */
 export async function countAccountEmailsSince(db: Kysely<Database>, filter: { accountId: number; kind: OutboxKind; since: number }): Promise<number> {
   const row = await db

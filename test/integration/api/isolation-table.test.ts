@@ -38,6 +38,7 @@ const KINDS = {
   campaign: { of: (o: TenantObjects) => o.campaign, missing: MISSING_ID },
   smsCampaign: { of: (o: TenantObjects) => o.smsCampaign, missing: MISSING_ID },
   viberCampaign: { of: (o: TenantObjects) => o.viberCampaign, missing: MISSING_ID },
+  outboxEmail: { of: (o: TenantObjects) => o.outboxEmail, missing: MISSING_ID },
 } satisfies Record<string, { of: (o: TenantObjects) => unknown; missing: unknown }>
 type Kind = keyof typeof KINDS
 
@@ -60,6 +61,7 @@ const FILL: { under: string; param: string; kind: Kind }[] = [
   { under: '/viber/update', param: 'main_task_id', kind: 'viberCampaign' },
   { under: '/v2/email-service/webhook', param: 'id', kind: 'webhook' },
   { under: '/outbox', param: 'campaign_id', kind: 'campaign' },
+  { under: '/outbox', param: 'id', kind: 'outboxEmail' },
   { under: '', param: 'list_id', kind: 'list' },
   { under: '', param: 'addressBookId', kind: 'list' },
   { under: '', param: 'address_book', kind: 'list' },

