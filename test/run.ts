@@ -33,7 +33,9 @@ await built.catch(async (err: unknown) => {
 })
 
 const env = { ...process.env, ...templates.env }
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env })
+// Test files at once: 2 for the 2-core CI machine; TIDINGS_TEST_CONCURRENCY tries another number.
+const concurrency = process.env.TIDINGS_TEST_CONCURRENCY ?? '2'
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit', env })
 const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))))
 await templates.drop()
 await server?.stop()
