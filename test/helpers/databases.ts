@@ -1,6 +1,10 @@
 // A fresh, migrated database per test suite, on each dialect: a temporary SQLite file, or a new database
 // on the test PostgreSQL server. Every storage and API test runs on both.
-import { mkdtempSync, rmSync } from 'node:fs'
+// test/run.ts migrates one template database of each dialect per run (createTemplates) and every suite's database
+// is a copy of it: on PostgreSQL, CREATE DATABASE … TEMPLATE (~0.2 s, against 1.1-1.5 s and ~0.25 s of CPU to run
+// the 19 migrations on the 2-core machine); on SQLite, a copy of the file. Without test/run.ts (a file run with
+// `node --test`), each database is migrated as before.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
@@ -30,11 +34,16 @@ async function postgresAdminUrl(): Promise<string> {
   return (await ownServer).url
 }
 
+/** Where test/run.ts tells the test files about its migrated templates (createTemplates). */
+const TEMPLATE_ENV = { sqlite: 'TIDINGS_TEST_SQLITE_TEMPLATE', postgres: 'TIDINGS_TEST_POSTGRES_TEMPLATE' } as const
+
 /** `migrate: false` leaves it empty, for a test of the migrations themselves. */
 export async function createTestDatabase(dialect: Dialect, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
-  const url = dialect === 'sqlite' ? sqliteUrl() : await createPostgresDatabase()
+  const migrate = options.migrate !== false
+  const template = migrate ? process.env[TEMPLATE_ENV[dialect]] : undefined
+  const url = dialect === 'sqlite' ? sqliteUrl(template) : await createPostgresDatabase(template)
   const storage = openDatabase(url)
-  if (options.migrate !== false) await migrateToLatest(storage.db as never)
+  if (migrate && !template) await migrateToLatest(storage.db as never)
   return {
     url,
     storage,
@@ -46,14 +55,33 @@ export async function createTestDatabase(dialect: Dialect, options: { migrate?: 
   }
 }
 
-function sqliteUrl(): string {
-  return `sqlite:${join(mkdtempSync(join(tmpdir(), 'tidings-sqlite-')), 'test.db')}`
+/** Migrated templates of both dialects, for the whole run; their variables go into the test files' environment. */
+export async function createTemplates(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const sqlite = await createTestDatabase('sqlite')
+  const postgres = await createTestDatabase('postgres')
+  // Closed, so that the SQLite file holds everything (no -wal file) and nobody is connected to the PostgreSQL
+  // template: CREATE DATABASE … TEMPLATE refuses a template in use.
+  await sqlite.storage.close()
+  await postgres.storage.close()
+  return {
+    env: { [TEMPLATE_ENV.sqlite]: sqlite.url.slice('sqlite:'.length), [TEMPLATE_ENV.postgres]: new URL(postgres.url).pathname.slice(1) },
+    drop: async () => {
+      await sqlite.drop()
+      await postgres.drop()
+    },
+  }
 }
 
-async function createPostgresDatabase(): Promise<string> {
+function sqliteUrl(templateFile?: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tidings-sqlite-')), 'test.db')
+  if (templateFile) copyFileSync(templateFile, file)
+  return `sqlite:${file}`
+}
+
+async function createPostgresDatabase(template?: string): Promise<string> {
   const admin = await postgresAdminUrl()
   const name = `tidings_test_${randomBytes(6).toString('hex')}`
-  await withAdmin(admin, (client) => client.query(`create database ${name}`))
+  await withAdmin(admin, (client) => client.query(`create database ${name}${template ? ` template ${template}` : ''}`))
   const url = new URL(admin)
   url.pathname = `/${name}`
   return url.toString()

@@ -1,11 +1,11 @@
-// Real `tidings` processes for the chaos test: started through tsx like the other CLI tests, killed with SIGKILL
+// Real `tidings` processes for the chaos test: the built `tidings` like the other CLI tests, killed with SIGKILL
 // and started again with the same arguments (an API process on the same port, so its clients find it again).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { CLI } from '../cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
-/** A process that has not said it runs within this is reported (a loaded 2-core machine starts tsx in 2-12 s). */
+/** A process that has not said it runs within this is reported (a loaded 2-core machine took 2-12 s to start it through tsx). */
 const START_WITHIN_MS = 60_000
 
 export type Role = 'serve' | 'api' | 'worker'

@@ -70,7 +70,7 @@ export async function runRound(world: World, round: number, scale: number, disru
   const progress = () => (reached(world) - base) / total
   const withinMs = roundWithinMs(size)
 
-  // A killed process starts again in the background (tsx: 1.5-17 s seen on a loaded 2-core machine): the next moment may come meanwhile.
+  // A killed process starts again in the background (through tsx: 1.5-17 s seen on a loaded 2-core machine): the next moment may come meanwhile.
   const restarting: Promise<void>[] = []
   try {
     for (const disruption of disruptions) {

@@ -10,9 +10,9 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
 import { activeSender } from '../../helpers/senders.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 interface Listed {
   kind: string

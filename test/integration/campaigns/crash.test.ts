@@ -9,8 +9,8 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, campaignStatus, createCampaign } from '../../helpers/campaigns.js'
 import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const RECIPIENTS = 400
 /** The campaign sender's messages in flight (2 batches of 50): the most a crash may send twice. */
 const IN_FLIGHT = 100

@@ -10,8 +10,8 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { freePort } from '../../helpers/postgres.js'
 import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '../../helpers/campaigns.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const READERS = 20
 /** Clicks answered before the kill: enough that batches of many are being stored when it comes. */
 const ANSWERED_BEFORE_KILL = 300

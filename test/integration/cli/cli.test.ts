@@ -11,9 +11,9 @@ import { loadConfig } from '../../../src/config/load.js'
 import { buildServer } from '../../../src/api/server.js'
 import * as accounts from '../../../src/services/accounts/accounts.js'
 import { GENERATION_CHECK_MS } from '../../../src/services/accounts/token-cache.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 for (const dialect of DIALECTS) {
   describe(`tidings CLI on ${dialect}`, () => {

@@ -9,9 +9,9 @@ import { promisify } from 'node:util'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startEmbeddedPostgres, type PostgresServer } from '../../helpers/postgres.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const DISPATCHER_COMPONENTS = new Set(['jobs', 'outbox', 'email campaigns', 'sms campaigns', 'webhooks'])
 /** The API must answer within this while the database is away: its connect timeout is 5 s, a refused connection instant. */
 const ANSWER_WITHIN_MS = 8000

@@ -4,15 +4,16 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import '../../helpers/cli.js'
 
 /** Runs `body` after `log = createLogger(config)` in a process whose stdout is a pipe, as under a supervisor. */
 function withLogger(body: string) {
   const script = `
-    import { createLogger } from './src/main.ts'
+    import { createLogger } from './dist/main.js'
     const log = createLogger({ logLevel: 'info' })
     ${body}
   `
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: Record<string, unknown>[] = []
   const seen: (() => void)[] = []
   createInterface({ input: child.stdout! }).on('line', (text) => {

@@ -9,9 +9,9 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { campaignSetup, campaignStatus, createCampaign, dispatcher } from '../../helpers/campaigns.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 for (const dialect of DIALECTS) {
   describe(`manual moderation on ${dialect}`, () => {

@@ -15,8 +15,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhoo
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, campaignStatus, createCampaign, type CampaignSetup } from '../../helpers/campaigns.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const TAG_JOBS = 30
 /** new_emails events: half queued before the workers start, half while they run. */
 const CONTACT_EVENTS = 40

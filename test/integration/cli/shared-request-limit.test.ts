@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const RATE = 20
 const BURST = 20
 /** Each process takes a tenth of a second's worth at a time: what it holds unspent may come on top (request-limit.ts). */

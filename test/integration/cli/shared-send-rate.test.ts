@@ -12,8 +12,8 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js'
 import { campaignSetup, createCampaign, type CampaignSetup } from '../../helpers/campaigns.js'
 import { toWireDate } from '../../../src/lib/wire-date.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const RATE = 50
 /** Enough that neither 50/s nor 100/s runs out within the measurement. */
 const RECIPIENTS = 1200

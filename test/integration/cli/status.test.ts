@@ -9,9 +9,9 @@ import { promisify } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DIALECTS, createTestDatabase, type TestDatabase } from '../../helpers/databases.js'
 import { liveWorkers } from '../../../src/storage/repos/workers.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const HEARTBEAT_SECONDS = 0.2
 
 interface Status {

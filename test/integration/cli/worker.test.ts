@@ -9,8 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 for (const dialect of DIALECTS) {
   describe(`tidings worker on ${dialect}`, () => {

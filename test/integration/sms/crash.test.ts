@@ -10,8 +10,8 @@ import { startTestApp, type TestApp } from '../../helpers/app.js'
 import { balanceMicros, smsCampaignInfo, smsSetup, type SmsSetup } from '../../helpers/sms.js'
 import { startSmsc, type Smsc } from '../../helpers/smsc.js'
 import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const PRICES = 'default=0.01'
 /** 0.01 a number in micro-units. */
 const PRICE_MICROS = 10_000

@@ -9,9 +9,9 @@ import { DIALECTS } from '../../helpers/databases.js'
 import { startTestApp, type TestApp } from '../../helpers/app.js'
 import type { TestAccount } from '../../helpers/factories.js'
 import { listSmsSenders, moderateSmsSender, registerSmsSender } from '../../../src/services/sms/senders.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 for (const dialect of DIALECTS) {
   describe(`SMS sender IDs on ${dialect}`, () => {

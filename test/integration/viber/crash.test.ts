@@ -14,8 +14,8 @@ import { startVonage, type VonageStandIn } from '../../helpers/vonage.js'
 import { viberSetup, type ViberSetup } from '../../helpers/viber.js'
 import { MESSAGE_STATUS } from '../../../src/storage/repos/messages.js'
 import { assertCountsMatchRows } from '../../helpers/campaign-counts.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const VIBER_PRICES = 'default=0.02,GB=0.01'
 const SMS_PRICES = 'default=0.02'
 /** A Viber message to a GB number (0.01) and a one-part SMS (0.02), in micro-units. */

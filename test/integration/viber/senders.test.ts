@@ -13,9 +13,9 @@ import type { TestAccount } from '../../helpers/factories.js'
 import { deleteAccount } from '../../../src/services/accounts/account-lifecycle.js'
 import { moderateViberSender, registerViberSender, requireActiveViberSender } from '../../../src/services/viber/senders.js'
 import { approveViberTemplate, listViberTemplates, registerViberTemplate, requireApprovedTemplate } from '../../../src/services/viber/templates.js'
+import { CLI } from '../../helpers/cli.js'
 
 const run = promisify(execFile)
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 
 /** The published record's keys in the order they are sent, each with the JSON type the Go SDK decodes. */
 const SENDER_TYPES = {

@@ -10,8 +10,8 @@ import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '.
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js'
 import { captureChannel } from '../../../src/delivery/email/capture.js'
 import { WebhookSender } from '../../../src/dispatcher/webhook-sender.js'
+import { CLI } from '../../helpers/cli.js'
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts']
 const BASE = '/v2/email-service/webhook'
 
 for (const dialect of DIALECTS) {
