@@ -59,6 +59,8 @@ describe('the contacts page of the web console in Chromium', () => {
         await page.getByLabel('Client ID').fill(account.clientId)
         await page.getByLabel('Client secret').fill(account.clientSecret)
         await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+        // The console opens on the Dashboard.
+        await page.getByRole('link', { name: 'Lists', exact: true }).click()
         await page.getByRole('link', { name: 'Readers' }).click()
         await page.getByRole('heading', { name: 'Contacts of “Readers”', level: 1 }).waitFor()
         await page.getByText('Contacts 1–50').waitFor()

@@ -4,7 +4,7 @@
 // sender's address; a campaign scheduled in the browser's time zone (Kolkata, UTC+5:30) is stored at the right UTC
 // time, its page asks no more once left, and it is canceled after a confirmation; a campaign to the list is watched on
 // its page until "Sent" at 100 % while the relay receives the 1,000 messages, and its page stops asking once it is
-// finished; one of its messages opened in the Outbox; sign-out ends access. axe-core and no sideways scrolling at 375
+// finished; one of its messages opened in the Outbox; the Dashboard's chart; sign-out ends access. axe-core and no sideways scrolling at 375
 // and 1440 px on the campaign list, form and detail. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -118,6 +118,8 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         await page.getByLabel('Client ID').fill(account.clientId)
         await page.getByLabel('Client secret').fill(account.clientSecret)
         await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+        // The console opens on the Dashboard.
+        await page.getByRole('link', { name: 'Lists', exact: true }).click()
         await page.getByLabel('New list name').fill('Readers')
         await page.getByRole('button', { name: 'Create list' }).click()
         await page.getByRole('link', { name: 'Readers' }).click()
@@ -232,6 +234,13 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         await first.getByRole('button', { name: greeting }).click()
         await page.getByRole('heading', { name: greeting, level: 1 }).waitFor()
         await page.frameLocator('iframe[title="Message body (HTML)"]').getByRole('heading', { name: greeting }).waitFor()
+
+        // The chart: the Dashboard draws the day's emails, the 1,000 (and the test) in today's row of its table.
+        await page.getByRole('link', { name: 'Dashboard', exact: true }).click()
+        await page.locator('figure.chart canvas').first().waitFor()
+        const daily = (await t.call(account, { method: 'GET', url: '/statistics/email/daily?days=30' })).json<{ today: { sent: number } }>()
+        assert.ok(daily.today.sent >= CONTACTS, `sent today: ${daily.today.sent}`)
+        assert.equal(await page.locator('figure.chart tbody tr').last().locator('td').first().textContent(), daily.today.sent.toLocaleString('en'))
       })
 
       it('signs out: the old cookie gets 401', async () => {
