@@ -39,6 +39,11 @@ function remember(answer: SessionAnswer): Session {
   return { accountName: answer.account_name, expiresAt: answer.expires_at }
 }
 
+/** The session's CSRF token, for a form the console posts into a frame (a navigation sends no X-CSRF-Token header). */
+export function currentCsrfToken(): string {
+  return csrfToken ?? ''
+}
+
 /** The session the cookie names, or undefined when not signed in. */
 export async function readSession(): Promise<Session | undefined> {
   const response = await fetch('/console/session', { credentials: 'same-origin', cache: 'no-store' })

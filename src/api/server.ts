@@ -15,6 +15,8 @@ import { registerNotFound } from './not-found.js'
 import { lazySerializers, lazyValidators } from './lazy-schemas.js'
 import { createLoginThrottle, registerBearerCheck, registerTokenRoute } from './auth.js'
 import { consoleSessionRoutes } from './console/session-routes.js'
+import { templateBodyRoutes } from './routes/template-body.js'
+import { consoleTemplatePreviewRoutes } from './console/template-preview.js'
 import { consoleStaticRoutes } from './console/static-files.js'
 import { registerRequestLimit } from './request-limit.js'
 import { registerDocs, registerHealth, registerMetrics, registerOpenApi } from './operator.js'
@@ -87,6 +89,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   // The web console: its pages and its sign-in; its calls go to the API routes below, like an SDK's.
   await app.register(consoleStaticRoutes(deps))
   await app.register(consoleSessionRoutes(deps, loginThrottle))
+  await app.register(consoleTemplatePreviewRoutes(deps))
   // Public routes (links in emails) go here, outside the bearer check.
   await app.register(confirmRoutes(deps))
   await app.register(templatePreviewRoutes(deps))
@@ -106,6 +109,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     await api.register(balanceRoutes(deps))
     await api.register(statisticsRoutes(deps))
     await api.register(templateRoutes(deps))
+    await api.register(templateBodyRoutes(deps))
     await api.register(campaignRoutes(deps))
     await api.register(campaignReportRoutes(deps))
     await api.register(smsCampaignRoutes(deps))

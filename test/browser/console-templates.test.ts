@@ -168,6 +168,25 @@ describe('the templates pages of the web console in Chromium', () => {
         assert.equal((await ownTemplates()).filter((s) => s.name === 'Autumn news').length, 1, 'saved in place, not copied')
       })
 
+      it("applies a template's inline styles in its thumbnail and in the editor's live preview", async () => {
+        const styled = (color: string) => `<p id="inline" style="color: ${color}">Inline</p><style>#sheet { color: ${color} }</style><p id="sheet">Sheet</p>`
+        const made = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'Styled', body: base64(styled('rgb(255, 0, 0)')) } })
+        assert.equal(made.statusCode, 200, made.body)
+        const colorsIn = async (frame: ReturnType<Page['frameLocator']>) => {
+          await frame.locator('#sheet').waitFor()
+          return Promise.all(['#inline', '#sheet'].map((selector) => frame.locator(selector).evaluate((el) => getComputedStyle(el).color)))
+        }
+        await gallery()
+        assert.deepEqual(await colorsIn(page.frameLocator('iframe[title="Preview of Styled"]')), ['rgb(255, 0, 0)', 'rgb(255, 0, 0)'])
+        await page.getByRole('link', { name: 'Styled', exact: true }).click()
+        await page.getByRole('heading', { name: 'Styled', level: 1 }).waitFor()
+        assert.deepEqual(await colorsIn(preview()), ['rgb(255, 0, 0)', 'rgb(255, 0, 0)'])
+        // Typed and not saved: the live preview shows the new styles.
+        await page.getByLabel('HTML', { exact: true }).fill(`${styled('rgb(0, 128, 0)')}<p id="typed">Typed</p>`)
+        await preview().locator('#typed').waitFor()
+        assert.deepEqual(await colorsIn(preview()), ['rgb(0, 128, 0)', 'rgb(0, 128, 0)'])
+      })
+
       it('opens a system template read-only and copies it into a new template', async () => {
         const welcome = (await t.call(account, { method: 'GET', url: '/templates' })).json<WireTemplate[]>().find((s) => s.name === 'Welcome')!
         await gallery()
@@ -240,7 +259,8 @@ describe('the templates pages of the web console in Chromium', () => {
         const typed = `<img alt="typed" src=y onerror="document.body.insertAdjacentHTML('beforeend','<p id=ran>typed ran</p>')">`
         await page.getByLabel('HTML', { exact: true }).fill(`${hostileHtml(remoteBase, base)}\n${typed}`)
         await preview().getByRole('img', { name: 'typed' }).waitFor({ state: 'attached' })
-        const frames = page.frames().filter((f) => f.url() === 'about:srcdoc')
+        // The preview frames: the thumbnail's page, the editor's posted preview (a frame keeps its name, not its URL).
+        const frames = page.frames().filter((f) => f.name() === 'template-preview' || /\/template\/\d+\/body$/.test(f.url()))
         assert.ok(frames.length >= 1)
         // A frame's load event waits for each image, stylesheet and nested frame of its document to load or fail.
         for (const frame of frames) await frame.waitForLoadState('load')

@@ -2,21 +2,22 @@
 // (POST /template/edit/{real_id}: the real id stays, the string id changes), and a test send (template-test-send.tsx).
 // A system template opens read-only; "Use as a starting point" copies it into a new one (#/templates/new?from=ID).
 //
-// The preview is the typed HTML in a sandboxed frame through messageDocument (parts/message-document.ts): no script runs,
-// nothing is fetched, from this origin or any other. It follows the source 300 ms after the last keystroke: a frame
-// rebuilt on every key would flicker and re-parse the whole document each time. A srcdoc frame inherits the console's
-// CSP, whose style-src 'self' also refuses the template's <style> and style="…": the preview shows the content and
-// structure, not the styling (the system templates' preview images, SVG served by the API, do show it).
-import { useEffect, useState } from 'preact/hooks'
-import { api } from '../api.js'
+// The preview is the typed HTML posted by a hidden form into a sandboxed frame: POST /console/template-preview
+// (api/console/template-preview.ts) echoes it under its own policy, so its inline styles apply (a srcdoc frame would
+// inherit the console's style-src 'self' and show none), no script runs and nothing is fetched but data: images. A
+// navigation can send no X-CSRF-Token header, so the token goes in the form. It follows the source 300 ms after the
+// last keystroke: a frame reloaded on every key would flicker and cost a request each time.
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, currentCsrfToken } from '../api.js'
 import { messageOf } from '../parts/dialog.js'
 import { Messages } from '../parts/page-state.js'
 import { TEMPLATE_LANGS, base64Of, textOfBase64, type Template } from '../parts/templates.js'
 import { BUILT_IN_VARIABLES, variablesOf } from '../parts/template-variables.js'
-import { messageDocument } from '../parts/message-document.js'
 import { TemplateTestSend } from './template-test-send.js'
 
 const PREVIEW_DELAY_MS = 300
+/** The preview frame's name, the hidden form's target. */
+const PREVIEW_FRAME = 'template-preview'
 
 interface Props {
   /** The template opened (#/templates/12); none for a new one. */
@@ -33,6 +34,7 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
   const [lang, setLang] = useState('en')
   const [html, setHtml] = useState('')
   const [preview, setPreview] = useState('')
+  const previewForm = useRef<HTMLFormElement>(null)
   const [messages, setMessages] = useState<{ status: string; error: string | undefined }>({ status: id === undefined ? '' : notice, error: undefined })
   const source = id ?? copyOf
 
@@ -54,6 +56,8 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
     const timer = setTimeout(() => setPreview(html), PREVIEW_DELAY_MS)
     return () => clearTimeout(timer)
   }, [html])
+  // After the render that put `preview` into the hidden form's field (the form is there once the template loaded).
+  useEffect(() => previewForm.current?.submit(), [preview, template])
 
   const readOnly = id !== undefined && template?.owner === 'system'
   const save = async (event: Event) => {
@@ -113,9 +117,9 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
             </div>
             <div class="field">
               <p class="label" id="preview-label">
-                Preview <span class="muted">(variables as written; scripts, remote images and inline styles are blocked here)</span>
+                Preview <span class="muted">(variables as written; scripts and remote images are blocked here)</span>
               </p>
-              <iframe class="message" title="Template preview" aria-describedby="preview-label" sandbox="" referrerpolicy="no-referrer" srcdoc={messageDocument(preview)} />
+              <iframe class="message" name={PREVIEW_FRAME} title="Template preview" aria-describedby="preview-label" sandbox="" referrerpolicy="no-referrer" />
             </div>
           </div>
           <h2>Variables</h2>
@@ -135,6 +139,12 @@ export function TemplateEditor({ id, copyOf, notice = '', onCreated }: Props) {
               <button type="submit">{id === undefined ? 'Create template' : 'Save template'}</button>
             </div>
           )}
+        </form>
+      )}
+      {(source === undefined || template !== undefined) && (
+        <form ref={previewForm} method="post" action="/console/template-preview" target={PREVIEW_FRAME} hidden>
+          <input type="hidden" name="html" value={preview} />
+          <input type="hidden" name="csrf_token" value={currentCsrfToken()} />
         </form>
       )}
       <Messages state={messages} />

@@ -3,14 +3,14 @@
 // editor (template-editor.tsx). The page follows the hash itself: the shell only knows it is on Templates.
 //
 // A template's HTML is tenant content: the gallery shows an own template only as a thumbnail in a sandboxed frame
-// (messageDocument, as the outbox: no script, nothing fetched), made inert so nothing in it can be clicked or
+// loaded from GET /template/{template_id}/body (api/routes/template-body.ts), whose own policy, as the outbox body's,
+// lets its inline styles apply but no script run and nothing be fetched but data: images, made inert so nothing in it can be clicked or
 // focused; a system template by its preview image, an SVG of this origin, which as an <img> runs nothing either.
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { Messages, Pager, usePageState } from '../parts/page-state.js'
-import { previewPathOf, templateRouteOf, textOfBase64, type Template } from '../parts/templates.js'
+import { previewPathOf, templateRouteOf, type Template } from '../parts/templates.js'
 import { TemplateEditor } from './template-editor.js'
-import { messageDocument } from '../parts/message-document.js'
 
 const PAGE_SIZE = 24
 
@@ -95,7 +95,7 @@ function Thumbnail({ template }: { template: Template }) {
       {image ? (
         <img src={image} alt="" />
       ) : (
-        <iframe title={`Preview of ${template.name}`} sandbox="" referrerpolicy="no-referrer" loading="lazy" tabIndex={-1} srcdoc={messageDocument(textOfBase64(template.body))} />
+        <iframe title={`Preview of ${template.name}`} sandbox="" referrerpolicy="no-referrer" loading="lazy" tabIndex={-1} src={`/template/${template.real_id}/body`} />
       )}
     </div>
   )

@@ -4,7 +4,7 @@
 // page's own policy is the one that counts even when it is opened in a tab of its own: `sandbox` (no script, an opaque
 // origin that can read nothing of the console's, no forms, no popups), nothing fetched but data: images (remote ones
 // too with `images=true`), inline styles alone, no <base>, and framed by the console's origin alone.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { shownHtmlOf } from '../../services/email/outbox.js'
@@ -31,6 +31,22 @@ export function messageBodyPolicy(images: boolean): string {
   ].join('; ')
 }
 
+/** Tenant HTML as a page of its own under messageBodyPolicy, with the hardening headers every such page carries. */
+export function sendSandboxedPage(reply: FastifyReply, html: string, images: boolean): FastifyReply {
+  return sandboxedPageHeaders(reply, images).type('text/html; charset=utf-8').send(`<!doctype html><meta charset="utf-8">${html}`)
+}
+
+/** The headers alone (a route may set them before it knows its answer, so that its refusals carry them too). */
+export function sandboxedPageHeaders(reply: FastifyReply, images: boolean): FastifyReply {
+  return reply
+    .header('content-security-policy', messageBodyPolicy(images))
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'SAMEORIGIN')
+    .header('referrer-policy', 'no-referrer')
+    .header('cross-origin-resource-policy', 'same-origin')
+    .header('cache-control', 'no-store')
+}
+
 export function outboxBodyRoutes(deps: Deps) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -55,15 +71,7 @@ export function outboxBodyRoutes(deps: Deps) {
           campaignId === undefined
             ? await shownHtmlOf(deps.db, request.accountId, request.params.id)
             : await campaignMessageHtml(deps, request.accountId, campaignId, request.params.id)
-        return reply
-          .header('content-security-policy', messageBodyPolicy(images))
-          .header('x-content-type-options', 'nosniff')
-          .header('x-frame-options', 'SAMEORIGIN')
-          .header('referrer-policy', 'no-referrer')
-          .header('cross-origin-resource-policy', 'same-origin')
-          .header('cache-control', 'no-store')
-          .type('text/html; charset=utf-8')
-          .send(`<!doctype html><meta charset="utf-8">${html}`)
+        return sendSandboxedPage(reply, html, images)
       },
     )
   }
