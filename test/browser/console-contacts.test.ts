@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations, signIn } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 10_000
@@ -55,10 +55,7 @@ describe('the contacts page of the web console in Chromium', () => {
       const contactOf = async (email: string) => t.call(account, { method: 'GET', url: `/addressbooks/${listId}/emails/${email}` })
 
       it('opens a list from the Lists page on its first page of 50 contacts, oldest first', async () => {
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+        await signIn(page, base, account)
         // The console opens on the Dashboard.
         await page.getByRole('link', { name: 'Lists', exact: true }).click()
         await page.getByRole('link', { name: 'Readers' }).click()

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, launchConsoleBrowser, openPage, seriousAxeViolations, signIn } from '../helpers/browser.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 import { WebhookSender } from '../../src/dispatcher/webhook-sender.js'
 
@@ -42,13 +42,6 @@ describe('the webhooks page of the web console in Chromium', () => {
       let context: BrowserContext
       let page: Page
 
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
-      }
       const webhooks = async () => (await t.call(account, { method: 'GET', url: BASE })).json<{ data: { id: number; url: string; action: string }[] }>().data
       const deliveries = async (id: number) => (await t.call(account, { method: 'GET', url: `${BASE}/${id}/deliveries` })).json<{ data: { status_code: number | null; error: string | null }[] }>().data
       const secret = async () => (await t.call(account, { method: 'GET', url: `${BASE}/secret` })).json<{ data: { secret: string } }>().data.secret
@@ -69,13 +62,8 @@ describe('the webhooks page of the web console in Chromium', () => {
         context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         page = await context.newPage()
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.getByRole('button', { name: 'Sign out' }).waitFor()
-        await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
-        await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
+        await signIn(page, base, account)
+        await openPage(page, 'Webhooks')
       })
       after(async () => {
         await sender?.stop()
@@ -139,7 +127,7 @@ describe('the webhooks page of the web console in Chromium', () => {
         assert.notEqual(after, before)
         assert.equal(await shown.textContent(), after)
         // The page at its fullest: the list, a delivery log with a failed request, the secret.
-        await fitsAndPassesAxe('webhooks with a delivery log and the secret')
+        await fitsAndPassesAxe(page, 'webhooks with a delivery log and the secret')
         await page.setViewportSize({ width: 1440, height: 900 })
       })
 

@@ -64,3 +64,33 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
 }
+
+/** The two widths every console page is checked at: a small phone's and a desktop's. */
+export const CHECKED_WIDTHS = [375, 1440] as const
+
+/**
+ * The page as it stands fits both CHECKED_WIDTHS without sideways scrolling and has no serious axe violation at
+ * either. It leaves the tab at 1440×800, the last size checked: the tests written before this helper go on from there.
+ */
+export async function fitsAndPassesAxe(page: Page, name: string): Promise<void> {
+  for (const width of CHECKED_WIDTHS) {
+    await page.setViewportSize({ width, height: 800 })
+    assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
+    assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
+  }
+}
+
+/** Signs in on the console served at `base` with the account's API credentials, as a reader would. */
+export async function signIn(page: Page, base: string, account: { clientId: string; clientSecret: string }): Promise<void> {
+  await page.goto(`${base}/console/`)
+  await page.getByLabel('Client ID').fill(account.clientId)
+  await page.getByLabel('Client secret').fill(account.clientSecret)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.getByRole('button', { name: 'Sign out' }).waitFor()
+}
+
+/** Opens a console page by its link in the navigation and waits for its heading. */
+export async function openPage(page: Page, title: string): Promise<void> {
+  await page.getByRole('link', { name: title, exact: true }).click()
+  await page.getByRole('heading', { name: title, level: 1 }).waitFor()
+}
