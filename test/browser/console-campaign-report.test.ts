@@ -4,11 +4,11 @@
 // gives it); axe-core and no sideways scrolling at 375 and 1440 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import { campaignSetup, createCampaign, dispatcher, type CampaignSetup } from '../helpers/campaigns.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, openConsoleTab, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openConsoleTab, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { captureChannel } from '../../src/delivery/email/capture.js'
 import * as messages from '../../src/storage/repos/messages.js'
 import { countLinkClicks } from '../../src/storage/repos/campaigns.js'
@@ -21,11 +21,7 @@ const DAY = Date.UTC(2026, 10, 23)
 const HOUR = 3_600_000
 
 describe('the campaign report of the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -60,7 +56,7 @@ describe('the campaign report of the web console in Chromium', () => {
           { campaignId: id, link: 'https://shop.example/sale?x=1', clicks: 3 },
           { campaignId: id, link: 'https://blog.example/', clicks: 1 },
         ])
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors }))
         await signIn(page, base, setup.account)
         // Signed out, the console's first GET /console/session answered 401: the browser logs that, and only that.
         consoleErrors.length = 0

@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, openPage, seriousAxeViolations, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import * as accounts from '../../src/services/accounts/accounts.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -31,12 +31,11 @@ const hostileHtml = (remote: string, consoleBase: string) =>
   ].join('\n')
 
 describe('the senders, blacklist, balance and outbox pages of the web console in Chromium', () => {
-  let browser: Browser
+  const chromium = sharedConsoleBrowser()
   /** A remote host on loopback: the outbox page must never fetch from it. */
   let remote: Server
   const remoteRequests: string[] = []
   before(async () => {
-    browser = await launchConsoleBrowser()
     remote = createServer((request, response) => {
       remoteRequests.push(request.url ?? '')
       response.end()
@@ -44,7 +43,6 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
     await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve))
   })
   after(async () => {
-    await browser?.close()
     await new Promise((resolve) => remote?.close(resolve))
   })
 
@@ -70,7 +68,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
           if (request.headers['cookie'] !== undefined) servedWithCookie.push(request.url ?? '')
         })
         account = await t.account('Pages Test Ltd')
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
         // script (this one included), so its refused loads are its own and are not counted.

@@ -9,13 +9,13 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
 import { activeSender } from '../helpers/senders.js'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, openConsoleTab, seriousAxeViolations, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openConsoleTab, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { startDispatch, type Stoppable } from '../../src/main.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -45,11 +45,7 @@ interface ApiCampaign {
 }
 
 describe('the web console scenario in Chromium: import, send, watch, outbox, sign out', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -90,7 +86,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         const template = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'Monthly letter', body: Buffer.from(TEMPLATE_HTML).toString('base64') } })
         assert.equal(template.statusCode, 200, template.body)
         dispatch = startDispatch(t.deps, 'serve')
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
         // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
         // script (this one included), so its refused loads (the open pixel, inline styles) are its own and not counted.
         await context.addInitScript(() => {

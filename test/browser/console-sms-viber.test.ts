@@ -5,10 +5,10 @@
 // each section. No sending process runs: a created campaign stays queued. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, seriousAxeViolations, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { smsCampaignInfo } from '../helpers/sms.js'
 import { viberRecipients, viberSetup, type ViberSetup } from '../helpers/viber.js'
 import { registerSmsSender } from '../../src/services/sms/senders.js'
@@ -19,11 +19,7 @@ const WAIT_MS = 10_000
 const UA = ['+380631234567', '380671234567']
 
 describe('the SMS and Viber pages of the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -62,7 +58,7 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         setup = await viberSetup(t)
         await registerSmsSender(t.deps, setup.account.id, 'Waiting')
         listId = (await call<{ id: number }>('POST', '/addressbooks', { bookName: 'Phone clients' })).body.id
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         page = await context.newPage()
         await signIn(page, await t.app.listen({ port: 0, host: '127.0.0.1' }), setup.account)

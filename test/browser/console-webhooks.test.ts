@@ -5,12 +5,12 @@
 // and no sideways scrolling at 375 and 1440 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, openPage, seriousAxeViolations, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 import { WebhookSender } from '../../src/dispatcher/webhook-sender.js'
 
@@ -19,17 +19,15 @@ const WAIT_MS = 10_000
 const BASE = '/v2/email-service/webhook'
 
 describe('the webhooks page of the web console in Chromium', () => {
-  let browser: Browser
+  const chromium = sharedConsoleBrowser()
   let working: WebhookReceiver
   let failing: WebhookReceiver
   before(async () => {
-    browser = await launchConsoleBrowser()
     working = await startWebhookReceiver()
     failing = await startWebhookReceiver()
     failing.status = 500
   })
   after(async () => {
-    await browser?.close()
     await working?.close()
     await failing?.close()
   })
@@ -59,7 +57,7 @@ describe('the webhooks page of the web console in Chromium', () => {
         sender = new WebhookSender(t.deps, { pollMs: 100 })
         sender.start()
         account = await t.account('Hooks Test Ltd')
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         page = await context.newPage()
         await signIn(page, base, account)

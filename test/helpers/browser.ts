@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { after, before } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
 
@@ -21,6 +22,24 @@ export async function launchChromium(): Promise<Browser> {
 export async function launchConsoleBrowser(): Promise<Browser> {
   assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
   return launchChromium()
+}
+
+/**
+ * One Chromium for all the suites of a test file (launching one takes seconds): launched in the `before` of the
+ * describe this is called in, closed in its `after`. Its `browser` is there from that `before` on.
+ */
+export function sharedConsoleBrowser(): { readonly browser: Browser } {
+  let launched: Browser | undefined
+  before(async () => {
+    launched = await launchConsoleBrowser()
+  })
+  after(() => launched?.close())
+  return {
+    get browser() {
+      if (!launched) throw new Error('Chromium is launched in the before hook: use the browser in a hook or a test')
+      return launched
+    },
+  }
 }
 
 /**
