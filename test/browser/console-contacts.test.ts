@@ -4,11 +4,11 @@
 // out of reach; axe-core and no sideways scrolling at 375 and 1440 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openConsoleTab, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 10_000
@@ -19,11 +19,7 @@ const UNSUBSCRIBED = ['reader005@example.com', 'reader006@example.com', 'reader0
 const address = (i: number) => `reader${String(i).padStart(3, '0')}@example.com`
 
 describe('the contacts page of the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -44,7 +40,7 @@ describe('the contacts page of the web console in Chromium', () => {
         assert.equal((await t.call(account, { method: 'POST', url: `/addressbooks/${listId}/emails`, payload: { emails } })).statusCode, 200)
         const unsubscribed = await t.call(account, { method: 'POST', url: `/addressbooks/${listId}/emails/unsubscribe`, payload: { emails: UNSUBSCRIBED } })
         assert.equal(unsubscribed.statusCode, 200)
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors }))
       })
       after(async () => {
         await context?.close()
@@ -55,10 +51,7 @@ describe('the contacts page of the web console in Chromium', () => {
       const contactOf = async (email: string) => t.call(account, { method: 'GET', url: `/addressbooks/${listId}/emails/${email}` })
 
       it('opens a list from the Lists page on its first page of 50 contacts, oldest first', async () => {
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+        await signIn(page, base, account)
         // The console opens on the Dashboard.
         await page.getByRole('link', { name: 'Lists', exact: true }).click()
         await page.getByRole('link', { name: 'Readers' }).click()
@@ -177,11 +170,7 @@ describe('the contacts page of the web console in Chromium', () => {
       it('fits 375 and 1440 px without sideways scrolling and passes axe at both', async () => {
         await page.getByRole('button', { name: 'Show all' }).click()
         await page.getByText('Contacts 1–50').waitFor()
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `contacts at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe at ${width} px`)
-        }
+        await fitsAndPassesAxe(page, 'contacts')
       })
 
       it('shows nothing of another account’s list named in the address', async () => {

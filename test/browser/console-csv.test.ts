@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { parse } from 'csv-parse/sync'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { openConsoleTab, scrollsSideways, seriousAxeViolations, sharedConsoleBrowser } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 20_000
@@ -38,11 +38,7 @@ function importFile(): string {
 }
 
 describe('CSV import and export of a list in the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -64,7 +60,7 @@ describe('CSV import and export of a list in the web console in Chromium', () =>
         assert.equal(seed.statusCode, 200)
         const blacklisted = await t.call(account, { method: 'POST', url: '/blacklist', payload: { emails: Buffer.from(address(BLACKLISTED)).toString('base64') } })
         assert.equal(blacklisted.statusCode, 200)
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { acceptDownloads: true } }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { acceptDownloads: true } }))
       })
       after(async () => {
         await context?.close()
@@ -163,7 +159,7 @@ describe('CSV import and export of a list in the web console in Chromium', () =>
         // limit; the test clock stands still until the export starts, then runs 10 times faster than the real one.
         const limited = await startTestApp(dialect, { apiRatePerSecond: 1, apiBurst: 6 })
         let ticking: NodeJS.Timeout | undefined
-        const limitedContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
+        const limitedContext = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })
         try {
           limitedContext.setDefaultTimeout(WAIT_MS)
           const limitedBase = await limited.app.listen({ port: 0, host: '127.0.0.1' })

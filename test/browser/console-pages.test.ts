@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import * as accounts from '../../src/services/accounts/accounts.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -31,12 +31,11 @@ const hostileHtml = (remote: string, consoleBase: string) =>
   ].join('\n')
 
 describe('the senders, blacklist, balance and outbox pages of the web console in Chromium', () => {
-  let browser: Browser
+  const chromium = sharedConsoleBrowser()
   /** A remote host on loopback: the outbox page must never fetch from it. */
   let remote: Server
   const remoteRequests: string[] = []
   before(async () => {
-    browser = await launchConsoleBrowser()
     remote = createServer((request, response) => {
       remoteRequests.push(request.url ?? '')
       response.end()
@@ -44,7 +43,6 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
     await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve))
   })
   after(async () => {
-    await browser?.close()
     await new Promise((resolve) => remote?.close(resolve))
   })
 
@@ -60,17 +58,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
       /** Those that carried a cookie. */
       const servedWithCookie: string[] = []
 
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
-      }
-      const open = async (title: string) => {
-        await page.getByRole('link', { name: title, exact: true }).click()
-        await page.getByRole('heading', { name: title, level: 1 }).waitFor()
-      }
+      const open = (title: string) => openPage(page, title)
 
       before(async () => {
         t = await startTestApp(dialect)
@@ -80,7 +68,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
           if (request.headers['cookie'] !== undefined) servedWithCookie.push(request.url ?? '')
         })
         account = await t.account('Pages Test Ltd')
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
         // script (this one included), so its refused loads are its own and are not counted.
@@ -90,11 +78,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
           document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
         })
         page = await context.newPage()
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.getByRole('button', { name: 'Sign out' }).waitFor()
+        await signIn(page, base, account)
       })
       after(async () => {
         await context?.close()
@@ -128,7 +112,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await dialog.getByRole('button', { name: 'Activate' }).click()
         await page.getByRole('row', { name: /news@example.com News Desk Active/ }).waitFor()
         assert.equal((await senders())[0]!.status, 'Active')
-        await fitsAndPassesAxe('senders')
+        await fitsAndPassesAxe(page, 'senders')
 
         await page.getByRole('button', { name: 'Delete news@example.com' }).click()
         const confirm = page.getByRole('dialog', { name: 'Delete news@example.com?' })
@@ -164,7 +148,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         assert.deepEqual((await listed()).sort(), ['angry@example.org', 'spam@example.com'])
         const comments = await t.deps.db.selectFrom('email_blacklist').select('comment').where('account_id', '=', account.id).execute()
         assert.deepEqual(comments.map((c) => c.comment), ['asked by phone', 'asked by phone'])
-        await fitsAndPassesAxe('blacklist')
+        await fitsAndPassesAxe(page, 'blacklist')
 
         await page.getByRole('button', { name: 'Remove spam@example.com from the blacklist' }).click()
         await page.getByRole('status').getByText('spam@example.com removed from the blacklist.').waitFor()
@@ -182,7 +166,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
           (await rows.allTextContents()).map((row) => row.replace(/^[\d-]+ [\d:]+/, '')),
           ['Credit12.50 USDoperator credit', 'Credit100.00 USDinitial balance'],
         )
-        await fitsAndPassesAxe('balance')
+        await fitsAndPassesAxe(page, 'balance')
       })
 
       it('opens a hostile captured message as a mail client shows it, running nothing, fetching remote images only when asked', async () => {
@@ -212,7 +196,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
           .returning('id')
           .executeTakeFirstOrThrow()
         await open('Outbox')
-        await fitsAndPassesAxe('outbox')
+        await fitsAndPassesAxe(page, 'outbox')
         await page.getByRole('button', { name: 'Hostile newsletter' }).click()
         await page.getByRole('heading', { name: 'Hostile newsletter', level: 1 }).waitFor()
         for (const header of ['News Desk <news@example.com>', 'reader@example.com']) await page.getByText(header, { exact: true }).waitFor()
@@ -233,7 +217,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         assert.equal(await frame.locator('#ran').count(), 0, 'neither the script nor the onerror handler ran')
         assert.deepEqual(remoteRequests, [], 'no remote image, background or stylesheet fetched')
         assert.deepEqual(served.filter((url) => url.includes('from=message')), [], 'nothing of the message reached the console origin')
-        await fitsAndPassesAxe('an open message')
+        await fitsAndPassesAxe(page, 'an open message')
 
         // The reader asks for the images: the page is loaded again with them allowed, and nothing else.
         await page.getByRole('button', { name: 'Load remote images' }).click()
@@ -247,7 +231,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         // fetched as from another site, without the SameSite=Strict session cookie, so it is no signed-in request.
         assert.deepEqual(served.filter((url) => url.includes('from=message')), ['/console/session?from=message'], 'the image alone, not the link')
         assert.deepEqual(servedWithCookie.filter((url) => url.includes('from=message')), [], 'without the session cookie')
-        await fitsAndPassesAxe('an open message with its images')
+        await fitsAndPassesAxe(page, 'an open message with its images')
 
         // Opened in a tab of its own (a link to it, say), the page is still sandboxed by its own policy: nothing runs.
         const tab = await context.newPage()

@@ -9,13 +9,13 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
 import { activeSender } from '../helpers/senders.js'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js'
-import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openConsoleTab, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { startDispatch, type Stoppable } from '../../src/main.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -45,11 +45,7 @@ interface ApiCampaign {
 }
 
 describe('the web console scenario in Chromium: import, send, watch, outbox, sign out', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -64,13 +60,6 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
       /** The path of every request the server receives. */
       const served: string[] = []
 
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
-      }
       const campaigns = async () => (await t.call(account, { method: 'GET', url: '/campaigns?limit=100' })).json<ApiCampaign[]>()
       const campaign = async (id: number) => (await t.call(account, { method: 'GET', url: `/campaigns/${id}` })).json<ApiCampaign>()
       /** The form filled for a campaign to the imported list, from HTML. */
@@ -97,7 +86,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         const template = await t.call(account, { method: 'POST', url: '/template', payload: { name: 'Monthly letter', body: Buffer.from(TEMPLATE_HTML).toString('base64') } })
         assert.equal(template.statusCode, 200, template.body)
         dispatch = startDispatch(t.deps, 'serve')
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
         // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
         // script (this one included), so its refused loads (the open pixel, inline styles) are its own and not counted.
         await context.addInitScript(() => {
@@ -114,10 +103,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
       })
 
       it('signs in, creates a list and imports 1,000 contacts from a CSV file, the bar reaching 100 %', async () => {
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+        await signIn(page, base, account)
         // The console opens on the Dashboard.
         await page.getByRole('link', { name: 'Lists', exact: true }).click()
         await page.getByLabel('New list name').fill('Readers')
@@ -136,7 +122,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
 
       it('shows the API’s message when a campaign is refused, and sends a test from a template to the sender’s own address', async () => {
         await fillForm('Too late {{name}}')
-        await fitsAndPassesAxe('the campaign form')
+        await fitsAndPassesAxe(page, 'the campaign form')
         await page.getByLabel(/^Send at/).fill(kolkataInput(Date.now() - 86_400_000))
         await page.getByRole('button', { name: 'Create campaign' }).click()
         await page.getByRole('alert').getByText('Argument send_date must not be earlier than the current date and time').waitFor()
@@ -180,7 +166,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         await page.getByRole('row', { name: /Tomorrow \{\{name\}\} Scheduled for/ }).waitFor()
         const leftAt = Date.now()
         const asked = served.filter((path) => path === `/campaigns/${id}`).length
-        await fitsAndPassesAxe('the campaign list')
+        await fitsAndPassesAxe(page, 'the campaign list')
         await sleep(Math.max(0, QUIET_MS - (Date.now() - leftAt)))
         assert.equal(served.filter((path) => path === `/campaigns/${id}`).length, asked, 'no polling once the page is left')
         await page.getByRole('link', { name: 'Tomorrow {{name}}' }).click()
@@ -216,7 +202,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         const readers = sink.recipients.filter((r) => r !== SENDER)
         assert.equal(readers.length, CONTACTS)
         assert.deepEqual(new Set(readers), new Set(Array.from({ length: CONTACTS }, (_, i) => address(i))))
-        await fitsAndPassesAxe('the campaign page')
+        await fitsAndPassesAxe(page, 'the campaign page')
         await sleep(Math.max(0, QUIET_MS - (Date.now() - finishedAt)))
         assert.equal(served.filter((path) => path === `/campaigns/${id}`).length, asked, 'no more polling once sent')
         await page.getByRole('link', { name: 'Back to the campaigns' }).click()

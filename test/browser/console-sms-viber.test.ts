@@ -5,10 +5,10 @@
 // each section. No sending process runs: a created campaign stays queued. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
-import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { smsCampaignInfo } from '../helpers/sms.js'
 import { viberRecipients, viberSetup, type ViberSetup } from '../helpers/viber.js'
 import { registerSmsSender } from '../../src/services/sms/senders.js'
@@ -19,11 +19,7 @@ const WAIT_MS = 10_000
 const UA = ['+380631234567', '380671234567']
 
 describe('the SMS and Viber pages of the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -37,12 +33,9 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         const answer = await t.call(setup.account, { method, url, ...(payload ? { payload } : {}) })
         return { status: answer.statusCode, body: answer.json<T>() }
       }
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
+      /** The checks, then back to the 1440×900 the tab opened at, where this file's other steps run. */
+      const fitsAndPassesAxeAtFullSize = async (name: string) => {
+        await fitsAndPassesAxe(page, name)
         await page.setViewportSize({ width: 1440, height: 900 })
       }
       const section = async (pageTitle: 'SMS' | 'Viber', title: string) => {
@@ -65,14 +58,10 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         setup = await viberSetup(t)
         await registerSmsSender(t.deps, setup.account.id, 'Waiting')
         listId = (await call<{ id: number }>('POST', '/addressbooks', { bookName: 'Phone clients' })).body.id
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         page = await context.newPage()
-        await page.goto(`${await t.app.listen({ port: 0, host: '127.0.0.1' })}/console/`)
-        await page.getByLabel('Client ID').fill(setup.account.clientId)
-        await page.getByLabel('Client secret').fill(setup.account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.getByRole('button', { name: 'Sign out' }).waitFor()
+        await signIn(page, await t.app.listen({ port: 0, host: '127.0.0.1' }), setup.account)
       })
       after(async () => {
         await context?.close()
@@ -91,7 +80,7 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         await page.getByLabel('Look up a number').fill(UA[0]!)
         await page.getByRole('button', { name: 'Look up' }).click()
         await page.getByRole('definition').filter({ hasText: 'Active' }).waitFor()
-        await fitsAndPassesAxe('SMS numbers')
+        await fitsAndPassesAxeAtFullSize('SMS numbers')
 
         await page.getByLabel('Numbers to delete').fill(UA[1]!)
         await page.getByRole('button', { name: 'Delete numbers' }).click()
@@ -136,11 +125,11 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         assert.deepEqual([info.address_book_id, info.sender_name, info.send_date, info.company_price], [campaignList, 'Shop', '2030-01-02 10:30:00', 0.015])
         assert.deepEqual(info.task_phones_info.map((n) => [n.phone, n.status_explain]), [[380631234567, 'Ready to send']], 'queued')
         await page.getByRole('row', { name: new RegExp(`Campaign ${created.id}: numbers and statuses Shop List: Campaign list .* 2030-01-02 10:30:00 0.015 USD`) }).waitFor()
-        await fitsAndPassesAxe('SMS campaigns')
+        await fitsAndPassesAxeAtFullSize('SMS campaigns')
 
         await page.getByRole('button', { name: `Campaign ${created.id}: numbers and statuses` }).click()
         await page.getByRole('row', { name: /380631234567 Ready to send/ }).waitFor()
-        await fitsAndPassesAxe('an SMS campaign')
+        await fitsAndPassesAxeAtFullSize('an SMS campaign')
         await page.getByRole('button', { name: 'Cancel campaign' }).click()
         await page.getByRole('dialog', { name: `Cancel campaign ${created.id}?` }).getByRole('button', { name: 'Cancel campaign' }).click()
         await status(`Campaign ${created.id} canceled: what it cost was paid back.`)
@@ -158,7 +147,7 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         await status('Blacklist: 2 added, 0 already there, 0 not a phone number.')
         const entries = async () => (await call<{ data: { phone: number; description: string }[] }>('GET', '/sms/black_list')).body.data
         assert.deepEqual((await entries()).map((e) => [e.phone, e.description]).sort(), [[447400123456, 'asked by phone'], [447400654321, 'asked by phone']])
-        await fitsAndPassesAxe('SMS blacklist')
+        await fitsAndPassesAxeAtFullSize('SMS blacklist')
         await page.getByRole('button', { name: 'Remove 447400123456 from the blacklist' }).click()
         await status('447400123456 removed from the blacklist.')
         assert.deepEqual((await entries()).map((e) => e.phone), [447400654321])
@@ -168,7 +157,7 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         await section('SMS', 'Sender names')
         await page.getByRole('row', { name: 'Shop Active' }).waitFor()
         await page.getByRole('row', { name: 'Waiting In moderation' }).waitFor()
-        await fitsAndPassesAxe('SMS sender names')
+        await fitsAndPassesAxeAtFullSize('SMS sender names')
       })
 
       it("creates a Viber campaign with an SMS fallback after a refusal in the API's words, and shows its recipients", async () => {
@@ -206,12 +195,12 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         const row = await t.deps.db.selectFrom('campaigns').select('channel_options').where('id', '=', created.id).executeTakeFirstOrThrow()
         assert.deepEqual(readViberOptions(row.channel_options).resendSms, { text: 'Spring sale: 20% off at shop.example', sender: 'Shop' })
         assert.deepEqual((await viberRecipients(t, setup.account, created.id)).map((r) => r.phone).sort(), [447400100001, 447400100002])
-        await fitsAndPassesAxe('Viber campaigns')
+        await fitsAndPassesAxeAtFullSize('Viber campaigns')
 
         await page.getByRole('button', { name: 'Spring sale: statistics and recipients' }).click()
         await page.getByRole('row', { name: /447400100002 waiting/ }).waitFor()
         await page.getByText('Yes (0 sent so far)').waitFor()
-        await fitsAndPassesAxe('a Viber campaign')
+        await fitsAndPassesAxeAtFullSize('a Viber campaign')
       })
 
       it('blacklists Viber numbers, removes one, and lists the Viber sender names', async () => {
@@ -223,14 +212,14 @@ describe('the SMS and Viber pages of the web console in Chromium', () => {
         await status('Blacklist: 2 added, 0 already there.')
         const entries = async () => (await call<{ data: { list: { phone: number; description: string }[] } }>('GET', '/v2/viber-service/phone-exception')).body.data.list
         assert.deepEqual((await entries()).map((e) => [e.phone, e.description]).sort(), [[447400100001, 'complained'], [447400100003, 'complained']])
-        await fitsAndPassesAxe('Viber blacklist')
+        await fitsAndPassesAxeAtFullSize('Viber blacklist')
         await page.getByRole('button', { name: 'Remove 447400100001 from the blacklist' }).click()
         await status('447400100001 removed from the blacklist.')
         assert.deepEqual((await entries()).map((e) => e.phone), [447400100003])
 
         await section('Viber', 'Sender names')
         await page.getByRole('row', { name: /Shop verified GB/ }).waitFor()
-        await fitsAndPassesAxe('Viber sender names')
+        await fitsAndPassesAxeAtFullSize('Viber sender names')
       })
     })
   }

@@ -5,12 +5,12 @@
 // and no sideways scrolling at 375 and 1440 px. Needs the built console (`npm run build`).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 import { WebhookSender } from '../../src/dispatcher/webhook-sender.js'
 
@@ -19,17 +19,15 @@ const WAIT_MS = 10_000
 const BASE = '/v2/email-service/webhook'
 
 describe('the webhooks page of the web console in Chromium', () => {
-  let browser: Browser
+  const chromium = sharedConsoleBrowser()
   let working: WebhookReceiver
   let failing: WebhookReceiver
   before(async () => {
-    browser = await launchConsoleBrowser()
     working = await startWebhookReceiver()
     failing = await startWebhookReceiver()
     failing.status = 500
   })
   after(async () => {
-    await browser?.close()
     await working?.close()
     await failing?.close()
   })
@@ -42,13 +40,6 @@ describe('the webhooks page of the web console in Chromium', () => {
       let context: BrowserContext
       let page: Page
 
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
-      }
       const webhooks = async () => (await t.call(account, { method: 'GET', url: BASE })).json<{ data: { id: number; url: string; action: string }[] }>().data
       const deliveries = async (id: number) => (await t.call(account, { method: 'GET', url: `${BASE}/${id}/deliveries` })).json<{ data: { status_code: number | null; error: string | null }[] }>().data
       const secret = async () => (await t.call(account, { method: 'GET', url: `${BASE}/secret` })).json<{ data: { secret: string } }>().data.secret
@@ -66,16 +57,11 @@ describe('the webhooks page of the web console in Chromium', () => {
         sender = new WebhookSender(t.deps, { pollMs: 100 })
         sender.start()
         account = await t.account('Hooks Test Ltd')
-        context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
         page = await context.newPage()
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.getByRole('button', { name: 'Sign out' }).waitFor()
-        await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
-        await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor()
+        await signIn(page, base, account)
+        await openPage(page, 'Webhooks')
       })
       after(async () => {
         await sender?.stop()
@@ -139,7 +125,7 @@ describe('the webhooks page of the web console in Chromium', () => {
         assert.notEqual(after, before)
         assert.equal(await shown.textContent(), after)
         // The page at its fullest: the list, a delivery log with a failed request, the secret.
-        await fitsAndPassesAxe('webhooks with a delivery log and the secret')
+        await fitsAndPassesAxe(page, 'webhooks with a delivery log and the secret')
         await page.setViewportSize({ width: 1440, height: 900 })
       })
 

@@ -10,18 +10,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, openConsoleTab, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { openConsoleTab, scrollsSideways, seriousAxeViolations, sharedConsoleBrowser } from '../helpers/browser.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
 const WAIT_MS = 10_000
 const WIDTHS = [375, 1440]
 
 describe('the web console in Chromium', () => {
-  let browser: Browser
-  before(async () => {
-    browser = await launchConsoleBrowser()
-  })
-  after(() => browser?.close())
+  const chromium = sharedConsoleBrowser()
 
   for (const dialect of DIALECTS) {
     describe(`on ${dialect}`, () => {
@@ -37,7 +33,7 @@ describe('the web console in Chromium', () => {
         t = await startTestApp(dialect)
         base = await t.app.listen({ port: 0, host: '127.0.0.1' })
         account = await t.account('Browser Test Ltd')
-        ;({ context, page } = await openConsoleTab(browser, { waitMs: WAIT_MS, errors: consoleErrors }))
+        ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors }))
       })
       after(async () => {
         await context?.close()
@@ -129,7 +125,7 @@ describe('the web console in Chromium', () => {
           await page.setViewportSize({ width, height: 800 })
           assert.equal(await scrollsSideways(page), false, `Lists at ${width} px`)
         }
-        const signedOut = await browser.newPage()
+        const signedOut = await chromium.browser.newPage()
         try {
           await signedOut.goto(`${base}/console/`)
           await signedOut.getByLabel('Client ID').waitFor({ timeout: WAIT_MS })

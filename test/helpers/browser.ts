@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { after, before } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 import { CONSOLE_ROOT } from '../../src/api/console/static-files.js'
 
@@ -21,6 +22,24 @@ export async function launchChromium(): Promise<Browser> {
 export async function launchConsoleBrowser(): Promise<Browser> {
   assert.ok(existsSync(`${CONSOLE_ROOT}index.html`), 'the console is not built: run npm run build')
   return launchChromium()
+}
+
+/**
+ * One Chromium for all the suites of a test file (launching one takes seconds): launched in the `before` of the
+ * describe this is called in, closed in its `after`. Its `browser` is there from that `before` on.
+ */
+export function sharedConsoleBrowser(): { readonly browser: Browser } {
+  let launched: Browser | undefined
+  before(async () => {
+    launched = await launchConsoleBrowser()
+  })
+  after(() => launched?.close())
+  return {
+    get browser() {
+      if (!launched) throw new Error('Chromium is launched in the before hook: use the browser in a hook or a test')
+      return launched
+    },
+  }
 }
 
 /**
@@ -63,4 +82,34 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 /** Whether the page is wider than the window: a reader would have to scroll sideways. */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
+}
+
+/** The two widths every console page is checked at: a small phone's and a desktop's. */
+export const CHECKED_WIDTHS = [375, 1440] as const
+
+/**
+ * The page as it stands fits both CHECKED_WIDTHS without sideways scrolling and has no serious axe violation at
+ * either. It leaves the tab at 1440×800, the last size checked: the tests written before this helper go on from there.
+ */
+export async function fitsAndPassesAxe(page: Page, name: string): Promise<void> {
+  for (const width of CHECKED_WIDTHS) {
+    await page.setViewportSize({ width, height: 800 })
+    assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
+    assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
+  }
+}
+
+/** Signs in on the console served at `base` with the account's API credentials, as a reader would. */
+export async function signIn(page: Page, base: string, account: { clientId: string; clientSecret: string }): Promise<void> {
+  await page.goto(`${base}/console/`)
+  await page.getByLabel('Client ID').fill(account.clientId)
+  await page.getByLabel('Client secret').fill(account.clientSecret)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.getByRole('button', { name: 'Sign out' }).waitFor()
+}
+
+/** Opens a console page by its link in the navigation and waits for its heading. */
+export async function openPage(page: Page, title: string): Promise<void> {
+  await page.getByRole('link', { name: title, exact: true }).click()
+  await page.getByRole('heading', { name: title, level: 1 }).waitFor()
 }

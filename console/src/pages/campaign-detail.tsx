@@ -3,7 +3,8 @@
 // is left. Below it, the report (campaign-report.tsx). "Cancel" (DELETE /campaigns/{id}, after a confirmation) while it is scheduled or sending.
 import { useEffect, useState } from 'preact/hooks'
 import { api, ApiError } from '../api.js'
-import { Dialog, messageOf } from '../parts/dialog.js'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
+import { messageOf } from '../parts/dialog.js'
 import { Messages } from '../parts/page-state.js'
 import { CampaignReport } from './campaign-report.js'
 import { isCancelable, isFinished, isScheduled, messagesDone, statusWords, type Campaign } from './campaign-status.js'
@@ -106,17 +107,9 @@ export function CampaignDetail({ id }: { id: number }) {
         </>
       )}
       {confirming && campaign && (
-        <Dialog title={`Cancel “${title}”?`} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog title={`Cancel “${title}”?`} confirm="Cancel the campaign" keep="Keep it" onConfirm={cancel} onCancel={() => setConfirming(false)}>
           <p>Messages not sent yet will not be sent. This cannot be undone.</p>
-          <div class="buttons">
-            <button type="button" class="danger" onClick={() => void cancel()}>
-              Cancel the campaign
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)} autofocus>
-              Keep it
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </section>
   )

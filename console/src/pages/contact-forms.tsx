@@ -1,6 +1,7 @@
 // The forms of the contacts page: add a contact (with one variable if wanted), edit a contact's variables, confirm
 // a deletion. The API merges variables (POST /addressbooks/{id}/emails/variable) and clears one given an empty value.
 import { useState } from 'preact/hooks'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
 import { Dialog } from '../parts/dialog.js'
 import type { Contact } from './contacts.js'
 
@@ -92,16 +93,8 @@ export function EditVariables({ contact, onSave, onCancel }: { contact: Contact;
 
 export function ConfirmDelete({ contact, onDelete, onCancel }: { contact: Contact; onDelete: () => Promise<boolean>; onCancel: () => void }) {
   return (
-    <Dialog title={`Delete ${contact.email}?`} onCancel={onCancel}>
+    <ConfirmDialog title={`Delete ${contact.email}?`} confirm="Delete contact" onConfirm={onDelete} onCancel={onCancel}>
       <p>The contact and its variables leave this list. This cannot be undone.</p>
-      <div class="buttons">
-        <button type="button" class="danger" onClick={() => void onDelete()}>
-          Delete contact
-        </button>
-        <button type="button" class="secondary" onClick={onCancel} autofocus>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   )
 }

@@ -2,6 +2,7 @@
 // each name leading to the list's contacts (contacts.tsx), all through the public API (GET/POST /addressbooks, PUT/DELETE /addressbooks/{id}).
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.js'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
 import { Dialog, messageOf } from '../parts/dialog.js'
 
 /** The API's largest page of lists (src/api/routes/addressbooks.ts MAX_PAGE). */
@@ -186,18 +187,10 @@ function RenameList({ book, onRename, onCancel }: { book: Book; onRename: (name:
 
 function ConfirmDelete({ book, onDelete, onCancel }: { book: Book; onDelete: () => Promise<boolean>; onCancel: () => void }) {
   return (
-    <Dialog title={`Delete “${book.name}”?`} onCancel={onCancel}>
+    <ConfirmDialog title={`Delete “${book.name}”?`} confirm="Delete list" onConfirm={onDelete} onCancel={onCancel}>
       <p>
         The list and its {book.all_email_qty.toLocaleString('en')} contacts will be deleted. This cannot be undone.
       </p>
-      <div class="buttons">
-        <button type="button" class="danger" onClick={() => void onDelete()}>
-          Delete list
-        </button>
-        <button type="button" class="secondary" onClick={onCancel} autofocus>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   )
 }

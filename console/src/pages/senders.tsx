@@ -3,6 +3,7 @@
 // (POST /senders/{email}/code), delete after a confirmation (DELETE /senders).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
 import { Dialog } from '../parts/dialog.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 
@@ -111,17 +112,14 @@ export function SendersPage() {
         />
       )}
       {editing?.kind === 'delete' && (
-        <Dialog title={`Delete ${editing.sender.email}?`} onCancel={() => setEditing(undefined)}>
+        <ConfirmDialog
+          title={`Delete ${editing.sender.email}?`}
+          confirm="Delete sender"
+          onConfirm={() => done(() => api('DELETE', '/senders', { email: editing.sender.email }), `Sender ${editing.sender.email} deleted.`)}
+          onCancel={() => setEditing(undefined)}
+        >
           <p>Campaigns can no longer be sent from this address. This cannot be undone.</p>
-          <div class="buttons">
-            <button type="button" class="danger" onClick={() => void done(() => api('DELETE', '/senders', { email: editing.sender.email }), `Sender ${editing.sender.email} deleted.`)}>
-              Delete sender
-            </button>
-            <button type="button" class="secondary" onClick={() => setEditing(undefined)} autofocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </section>
   )

@@ -6,13 +6,12 @@ import { api } from '../api.js'
 import { Dialog } from '../parts/dialog.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { phonesOf, wireDateOf } from '../parts/sections.js'
-import { loadPhoneBooks, numbersText } from './sms-numbers.js'
+import { NUMBERS, SendToFields, targetOf } from '../parts/send-to-fields.js'
+import { loadPhoneBooks } from './sms-numbers.js'
 import { loadSmsSenders } from './sms-senders.js'
 
 /** What the form asks for, as the API takes it. */
 type Draft = { sender: string; body: string; date?: string } & ({ addressBookId: number } | { phones: string[] })
-
-const NUMBERS = 'numbers'
 
 function costQuery(draft: Draft): string {
   const query = new URLSearchParams({ sender: draft.sender, body: draft.body })
@@ -29,7 +28,7 @@ export function NewSmsCampaign({ onCreated }: { onCreated: (id: number) => void 
   const [priced, setPriced] = useState<{ draft: Draft; price: number; currency: string } | undefined>()
   const [books, senders] = choices.data ?? [[], []]
   const active = senders.filter((s) => s.status === 1)
-  const target = to === '' ? (books[0] ? String(books[0].id) : NUMBERS) : to
+  const target = targetOf(to, books)
 
   const price = async (event: Event) => {
     event.preventDefault()
@@ -59,23 +58,14 @@ export function NewSmsCampaign({ onCreated }: { onCreated: (id: number) => void 
     <details class="add-contact">
       <summary>New SMS campaign</summary>
       <form onSubmit={price}>
-        <div class="field">
-          <label for="sms-new-to">Send to</label>
-          <select id="sms-new-to" name="to" value={target} onChange={(event) => setTo(event.currentTarget.value)}>
-            {books.map((b) => (
-              <option key={b.id} value={b.id}>
-                List: {b.name} ({numbersText(b.active_phones_quantity)})
-              </option>
-            ))}
-            <option value={NUMBERS}>Numbers typed in</option>
-          </select>
-        </div>
-        {target === NUMBERS && (
-          <div class="field">
-            <label for="sms-new-phones">Numbers (separated by commas, spaces or lines; more than 500: add them to a list)</label>
-            <textarea id="sms-new-phones" name="phones" rows={3} />
-          </div>
-        )}
+        <SendToFields
+          channel="sms"
+          name="to"
+          books={books}
+          target={target}
+          onChoose={setTo}
+          phonesLabel="Numbers (separated by commas, spaces or lines; more than 500: add them to a list)"
+        />
         <div class="field">
           <label for="sms-new-sender">Sender name</label>
           <select id="sms-new-sender" name="sender">

@@ -3,7 +3,8 @@
 // canceled while none of its messages has gone out (PUT /sms/campaigns/cancel/{id}: what it cost is paid back).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
-import { Dialog } from '../parts/dialog.js'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
+import { Fact } from '../parts/fact.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { NewSmsCampaign } from './sms-campaign-form.js'
 import { loadPhoneBooks, type PhoneBook } from './sms-numbers.js'
@@ -127,24 +128,12 @@ function CampaignInfo({ id, books, onBack }: { id: number; books: PhoneBook[] | 
       {info && (
         <>
           <dl class="facts">
-            <div>
-              <dt>Sender</dt>
-              <dd>{info.sender_name}</dd>
-            </div>
-            <div>
-              <dt>Sent to</dt>
-              <dd>{audienceOf(info.address_book_id, books)}</dd>
-            </div>
-            <div>
-              <dt>Price</dt>
-              <dd>
-                {info.company_price} {info.currency}
-              </dd>
-            </div>
-            <div>
-              <dt>Sends at (UTC)</dt>
-              <dd>{info.send_date}</dd>
-            </div>
+            <Fact term="Sender">{info.sender_name}</Fact>
+            <Fact term="Sent to">{audienceOf(info.address_book_id, books)}</Fact>
+            <Fact term="Price">
+              {info.company_price} {info.currency}
+            </Fact>
+            <Fact term="Sends at (UTC)">{info.send_date}</Fact>
           </dl>
           {cancelable && (
             <button type="button" class="danger" onClick={() => setConfirming(true)}>
@@ -181,17 +170,9 @@ function CampaignInfo({ id, books, onBack }: { id: number; books: PhoneBook[] | 
         </>
       )}
       {confirming && (
-        <Dialog title={`Cancel campaign ${id}?`} onCancel={() => setConfirming(false)}>
+        <ConfirmDialog title={`Cancel campaign ${id}?`} confirm="Cancel campaign" keep="Keep it" onConfirm={cancel} onCancel={() => setConfirming(false)}>
           <p>None of its messages will be sent, and what it cost is paid back.</p>
-          <div class="buttons">
-            <button type="button" class="danger" onClick={() => void cancel()}>
-              Cancel campaign
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(false)} autofocus>
-              Keep it
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </>
   )

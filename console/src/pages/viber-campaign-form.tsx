@@ -6,11 +6,11 @@ import { useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { phonesOf, wireDateOf } from '../parts/sections.js'
-import { loadPhoneBooks, numbersText } from './sms-numbers.js'
+import { NUMBERS, SendToFields, targetOf } from '../parts/send-to-fields.js'
+import { loadPhoneBooks } from './sms-numbers.js'
 import { loadSmsSenders } from './sms-senders.js'
 import { loadViberSenders } from './viber-senders.js'
 
-const NUMBERS = 'numbers'
 /** An hour: a message not delivered by then is dropped (and the SMS goes out instead, when asked for). */
 const DEFAULT_LIVE_SECONDS = 3600
 
@@ -30,7 +30,7 @@ export function NewViberCampaign({ onCreated }: { onCreated: (id: number) => voi
   const [withSms, setWithSms] = useState(false)
   const [books, viberSenders, smsSenders] = choices.data ?? [[], [], []]
   const verified = viberSenders.filter((s) => s.status === 'verified')
-  const target = to === '' ? (books[0] ? String(books[0].id) : NUMBERS) : to
+  const target = targetOf(to, books)
 
   const create = async (event: Event) => {
     event.preventDefault()
@@ -82,23 +82,7 @@ export function NewViberCampaign({ onCreated }: { onCreated: (id: number) => voi
             {verified.length === 0 && <option value="0">No verified sender name</option>}
           </select>
         </div>
-        <div class="field">
-          <label for="viber-new-to">Send to</label>
-          <select id="viber-new-to" value={target} onChange={(event) => setTo(event.currentTarget.value)}>
-            {books.map((b) => (
-              <option key={b.id} value={b.id}>
-                List: {b.name} ({numbersText(b.active_phones_quantity)})
-              </option>
-            ))}
-            <option value={NUMBERS}>Numbers typed in</option>
-          </select>
-        </div>
-        {target === NUMBERS && (
-          <div class="field">
-            <label for="viber-new-phones">Numbers (separated by commas, spaces or lines; up to 1,000)</label>
-            <textarea id="viber-new-phones" name="phones" rows={3} />
-          </div>
-        )}
+        <SendToFields channel="viber" books={books} target={target} onChoose={setTo} phonesLabel="Numbers (separated by commas, spaces or lines; up to 1,000)" />
         <div class="field">
           <label for="viber-new-message">Message</label>
           <textarea id="viber-new-message" name="message" rows={4} />

@@ -2,6 +2,7 @@
 // and one campaign's statistics (GET /viber/task/{id}) with its recipients, 100 a page (…/recipients).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
+import { Fact } from '../parts/fact.js'
 import { Messages, Pager, usePageState } from '../parts/page-state.js'
 import { NewViberCampaign } from './viber-campaign-form.js'
 
@@ -110,45 +111,23 @@ function CampaignDetails({ id, onBack }: { id: number; onBack: () => void }) {
       <Messages state={stats} />
       {s && (
         <dl class="facts">
-          <div>
-            <dt>Status</dt>
-            <dd>{s.status}</dd>
-          </div>
-          <div>
-            <dt>Sender</dt>
-            <dd>{s.sender_name}</dd>
-          </div>
-          <div>
-            <dt>Sends at (UTC)</dt>
-            <dd>{s.send_date}</dd>
-          </div>
-          <div>
-            <dt>Message</dt>
-            <dd>{s.message}</dd>
-          </div>
+          <Fact term="Status">{s.status}</Fact>
+          <Fact term="Sender">{s.sender_name}</Fact>
+          <Fact term="Sends at (UTC)">{s.send_date}</Fact>
+          <Fact term="Message">{s.message}</Fact>
           {s.button_text && (
-            <div>
-              <dt>Button</dt>
-              <dd>
-                {s.button_text} → {s.button_link}
-              </dd>
-            </div>
+            <Fact term="Button">
+              {s.button_text} → {s.button_link}
+            </Fact>
           )}
           {s.image_link && (
-            <div>
-              <dt>Image</dt>
-              <dd>{s.image_link}</dd>
-            </div>
+            <Fact term="Image">{s.image_link}</Fact>
           )}
-          <div>
-            <dt>SMS where Viber does not deliver</dt>
-            <dd>{s.resend_sms ? `Yes (${s.resend_sms_statistic?.total ?? 0} sent so far)` : 'No'}</dd>
-          </div>
+          <Fact term="SMS where Viber does not deliver">{s.resend_sms ? `Yes (${s.resend_sms_statistic?.total ?? 0} sent so far)` : 'No'}</Fact>
           {COUNTS.map(([key, label]) => (
-            <div key={key}>
-              <dt>{label}</dt>
-              <dd>{s.statistic[key].toLocaleString('en')}</dd>
-            </div>
+            <Fact key={key} term={label}>
+              {s.statistic[key].toLocaleString('en')}
+            </Fact>
           ))}
         </dl>
       )}

@@ -4,7 +4,7 @@
 // (webhook-log.tsx).
 import { useState } from 'preact/hooks'
 import { api } from '../api.js'
-import { Dialog } from '../parts/dialog.js'
+import { ConfirmDialog } from '../parts/confirm-dialog.js'
 import { Messages, fieldOf, usePageState } from '../parts/page-state.js'
 import { WebhookLog } from './webhook-log.js'
 
@@ -133,30 +133,19 @@ export function WebhooksPage() {
         </button>
       </div>
       {confirming?.kind === 'delete' && (
-        <Dialog title={`Delete ${confirming.webhook.action} to ${confirming.webhook.url}?`} onCancel={() => setConfirming(undefined)}>
+        <ConfirmDialog
+          title={`Delete ${confirming.webhook.action} to ${confirming.webhook.url}?`}
+          confirm="Delete webhook"
+          onConfirm={() => remove(confirming.webhook)}
+          onCancel={() => setConfirming(undefined)}
+        >
           <p>No more {confirming.webhook.action} events go to this URL. This cannot be undone.</p>
-          <div class="buttons">
-            <button type="button" class="danger" onClick={() => void remove(confirming.webhook)}>
-              Delete webhook
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(undefined)} autofocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
       {confirming?.kind === 'rotate' && (
-        <Dialog title="Rotate the signing secret?" onCancel={() => setConfirming(undefined)}>
+        <ConfirmDialog title="Rotate the signing secret?" confirm="Rotate secret" onConfirm={rotate} onCancel={() => setConfirming(undefined)}>
           <p>Deliveries are signed with the new secret at once: receivers that check the old one refuse them until they are given the new one.</p>
-          <div class="buttons">
-            <button type="button" class="danger" onClick={() => void rotate()}>
-              Rotate secret
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming(undefined)} autofocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </section>
   )
