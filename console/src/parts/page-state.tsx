@@ -43,9 +43,10 @@ export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): P
       setError(messageOf(err))
       return false
     }
+    // The data first, then the status line: what the line announces is on the page when it is read.
+    await reload()
     setStatus(typeof done === 'string' ? done : done(answer))
     setError(undefined)
-    await reload()
     return true
   }
   return { data, error, status, reload, act, clearError: () => setError(undefined) }
