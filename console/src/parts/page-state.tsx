@@ -44,9 +44,9 @@ export function usePageState<T>(load: () => Promise<T>, deps: unknown[] = []): P
       return false
     }
     // The data first, then the status line: what the line announces is on the page when it is read.
+    setError(undefined)
     await reload()
     setStatus(typeof done === 'string' ? done : done(answer))
-    setError(undefined)
     return true
   }
   return { data, error, status, reload, act, clearError: () => setError(undefined) }
