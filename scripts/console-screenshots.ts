@@ -137,6 +137,7 @@ try {
     await page.getByRole('button', { name: 'Close' }).click()
     // After the contacts page's own shots: these leave it (the import above needs its open dialog's Cancel).
     await shootItemSixPages(page, base, token)
+    await activateNewsSender(base, token)
     await shootCampaignReport(page, base, token, customers)
     await shootWebhooks(page, base, token)
     await shootTemplates(page, base, token)
@@ -281,9 +282,6 @@ async function shootTemplates(page: Page, base: string, token: string): Promise<
  * this server runs with --no-dispatch; no relay, so its messages are captured) and one scheduled for tomorrow.
  */
 async function shootCampaignPages(page: Page, base: string, token: string, listIds: number[]): Promise<void> {
-  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
-  const codeEmail = (JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; text: string }[]).find((e) => e.kind === 'sender_code' && e.to === 'news@acme.example')!
-  await call(base, token, 'POST', '/senders/news@acme.example/code', { code: /\b(\d{6,})\b/.exec(codeEmail.text)![1] })
   const campaign = (fields: Record<string, unknown>) =>
     call<{ id: number }>(base, token, 'POST', '/campaigns', {
       sender_email: 'news@acme.example',
@@ -338,7 +336,7 @@ async function shootSmsViberPages(page: Page, base: string, token: string, listI
   })
   await call(base, token, 'POST', '/v2/viber-service/phone-exception', { phones: ['447400100009'], description: 'complained' })
   const shots = [
-    ['sms/campaigns', 'Campaign 1'],
+    ['sms/campaigns', /Campaign \d+/],
     ['sms/numbers', 'Look up a number'],
     ['sms/blacklist', 'asked not to be texted'],
     ['sms/senders', 'AcmeNews'],
@@ -402,18 +400,22 @@ async function writeMonthOfEmails(url: string, accountId: number): Promise<void>
   }
 }
 
+/** The sender shootItemSixPages left waiting for its code, activated with the code read as the operator does. */
+async function activateNewsSender(base: string, token: string): Promise<void> {
+  const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
+  const outbox = JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; subject: string; text: string }[]
+  const codeEmail = outbox.filter((e) => e.kind === 'sender_code' && e.to === 'news@acme.example').at(-1)
+  const code = /\b(\d{8})\b/.exec(`${codeEmail?.subject}\n${codeEmail?.text}`)?.[1]
+  if (!code) throw new Error('no activation code for news@acme.example in the outbox')
+  await call(base, token, 'POST', '/senders/news@acme.example/code', { code })
+}
+
 /**
  * A campaign's report (issue 21 item 5): a campaign to the Customers list, whose 120 messages, opens over two days,
  * countries and link clicks are written into the database directly (this server does not dispatch).
  */
 async function shootCampaignReport(page: Page, base: string, token: string, listId: number): Promise<void> {
   const accountId = (JSON.parse(tidings('accounts', 'list')) as { id: number }[])[0]!.id
-  // The activation code shootItemSixPages asked for, read as the operator does.
-  const outbox = JSON.parse(tidings('outbox', '--account', String(accountId))) as { kind: string; to: string; subject: string; text: string }[]
-  const codeEmail = outbox.filter((e) => e.kind === 'sender_code' && e.to === 'news@acme.example').at(-1)
-  const code = /\b(\d{8})\b/.exec(`${codeEmail?.subject}\n${codeEmail?.text}`)?.[1]
-  if (!code) throw new Error('no activation code for news@acme.example in the outbox')
-  await call(base, token, 'POST', '/senders/news@acme.example/code', { code })
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19).replace('T', ' ')
   const html = '<p>Hello {{name}}, our <a href="https://acme.example/sale">November sale</a> starts today. <a href="https://acme.example/blog">Read more</a></p>'
   const { id } = await call<{ id: number }>(base, token, 'POST', '/campaigns', {
