@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { launchConsoleBrowser, scrollsSideways, seriousAxeViolations } from '../helpers/browser.js'
+import { fitsAndPassesAxe, launchConsoleBrowser, signIn } from '../helpers/browser.js'
 import { activeSender } from '../helpers/senders.js'
 import { dispatcher } from '../helpers/campaigns.js'
 import { captureChannel } from '../../src/delivery/email/capture.js'
@@ -70,13 +70,6 @@ describe('the templates pages of the web console in Chromium', () => {
       let page: Page
       const served: string[] = []
 
-      const fitsAndPassesAxe = async (name: string) => {
-        for (const width of [375, 1440]) {
-          await page.setViewportSize({ width, height: 800 })
-          assert.equal(await scrollsSideways(page), false, `${name} at ${width} px`)
-          assert.deepEqual(await seriousAxeViolations(page), [], `axe on ${name} at ${width} px`)
-        }
-      }
       const gallery = async () => {
         await page.goto(`${base}/console/#/templates`)
         await page.getByRole('heading', { name: 'Templates', level: 1 }).waitFor()
@@ -99,11 +92,7 @@ describe('the templates pages of the web console in Chromium', () => {
           document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
         })
         page = await context.newPage()
-        await page.goto(`${base}/console/`)
-        await page.getByLabel('Client ID').fill(account.clientId)
-        await page.getByLabel('Client secret').fill(account.clientSecret)
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-        await page.getByRole('button', { name: 'Sign out' }).waitFor()
+        await signIn(page, base, account)
       })
       after(async () => {
         await context?.close()
@@ -131,7 +120,7 @@ describe('the templates pages of the web console in Chromium', () => {
           assert.match(String(src), /^\/template-previews\/[a-z0-9-]+\.svg$/)
           assert.ok(Number(width) > 0, `${src} loaded`)
         }
-        await fitsAndPassesAxe('the gallery')
+        await fitsAndPassesAxe(page, 'the gallery')
       })
 
       it('creates a template in the editor: the preview follows the typed HTML, its variables are listed; then edits it', async () => {
@@ -148,7 +137,7 @@ describe('the templates pages of the web console in Chromium', () => {
         await page.getByRole('link', { name: 'add one on the Senders page' }).waitFor()
         await page.getByRole('link', { name: 'create one on the Lists page' }).waitFor()
         assert.equal(await page.getByRole('button', { name: 'Send a test' }).count(), 0)
-        await fitsAndPassesAxe('the new template editor')
+        await fitsAndPassesAxe(page, 'the new template editor')
 
         await page.getByRole('button', { name: 'Create template' }).click()
         await page.getByRole('status').getByText('Template “Autumn news” created.').waitFor()
@@ -265,7 +254,7 @@ describe('the templates pages of the web console in Chromium', () => {
         // A frame's load event waits for each image, stylesheet and nested frame of its document to load or fail.
         for (const frame of frames) await frame.waitForLoadState('load')
         // An own template's editor, with the test send form (this account has a list and senders by now).
-        await fitsAndPassesAxe('the editor of a hostile template')
+        await fitsAndPassesAxe(page, 'the editor of a hostile template')
         assert.equal(await preview().locator('#ran').count(), 0, 'no script, no onerror handler ran in the preview')
         assert.equal(await page.evaluate(() => document.querySelectorAll('#ran').length), 0, 'the name stayed text')
         assert.deepEqual(remoteRequests, [], 'nothing fetched from the remote host')
