@@ -1,9 +1,10 @@
 // Mailing lists with their contact counts: create, rename, delete (after a confirmation), a page of 100 at a time,
 // each name leading to the list's contacts (contacts.tsx), all through the public API (GET/POST /addressbooks, PUT/DELETE /addressbooks/{id}).
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { api } from '../api.js'
 import { ConfirmDialog } from '../parts/confirm-dialog.js'
-import { Dialog, messageOf } from '../parts/dialog.js'
+import { Dialog } from '../parts/dialog.js'
+import { Messages, usePageState } from '../parts/page-state.js'
 
 /** The API's largest page of lists (src/api/routes/addressbooks.ts MAX_PAGE). */
 const PAGE_SIZE = 100
@@ -20,49 +21,23 @@ interface Book {
 type Editing = { kind: 'rename' | 'delete'; book: Book } | undefined
 
 export function ListsPage() {
-  const [books, setBooks] = useState<Book[] | undefined>()
   const [offset, setOffset] = useState(0)
-  const [error, setError] = useState<string | undefined>()
-  const [status, setStatus] = useState('')
   const [editing, setEditing] = useState<Editing>()
-
-  const load = async (at = offset) => {
-    try {
-      setBooks(await api<Book[]>('GET', `/addressbooks?limit=${PAGE_SIZE}&offset=${at}`))
-      setError(undefined)
-    } catch (err) {
-      setError(messageOf(err))
-    }
-  }
-  useEffect(() => void load(offset), [offset])
+  const state = usePageState(() => api<Book[]>('GET', `/addressbooks?limit=${PAGE_SIZE}&offset=${offset}`), [offset])
+  const books = state.data
 
   /** Runs a change, then reloads the page of lists; false when the API refused it (its message is shown). */
   const act = async (work: () => Promise<unknown>, done: string): Promise<boolean> => {
-    try {
-      await work()
-    } catch (err) {
-      setError(messageOf(err))
-      return false
-    }
-    setEditing(undefined)
-    setStatus(done)
-    setError(undefined)
-    await load()
-    return true
+    const ok = await state.act(work, done)
+    if (ok) setEditing(undefined)
+    return ok
   }
 
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Lists</h1>
       <CreateList onCreate={(name) => act(() => api('POST', '/addressbooks', { bookName: name }), `List “${name}” created.`)} />
-      <p class="status" role="status">
-        {status}
-      </p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Messages state={state} />
       {books === undefined ? (
         <p>Loading lists…</p>
       ) : books.length === 0 && offset === 0 ? (
