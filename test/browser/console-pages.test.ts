@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openPage, seriousAxeViolations, sharedConsoleBrowser, signIn, cspViolationsOf, recordCspViolations } from '../helpers/browser.js'
 import * as accounts from '../../src/services/accounts/accounts.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -70,13 +70,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         account = await t.account('Pages Test Ltd')
         context = await chromium.browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
-        // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
-        // script (this one included), so its refused loads are its own and are not counted.
-        await context.addInitScript(() => {
-          const seen: string[] = []
-          Object.assign(window, { cspViolations: seen })
-          document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
-        })
+        await recordCspViolations(context)
         page = await context.newPage()
         await signIn(page, base, account)
       })
@@ -245,7 +239,7 @@ describe('the senders, blacklist, balance and outbox pages of the web console in
         await page.getByText('Hello in plain text').waitFor()
         assert.equal(await page.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected'), 'true')
         // The console itself breaks no rule of its policy: only the message's frame is refused things.
-        assert.deepEqual(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), [])
+        assert.deepEqual(await cspViolationsOf(page), [])
         assert.equal(await page.evaluate(() => document.querySelectorAll('#ran').length), 0)
       })
     })

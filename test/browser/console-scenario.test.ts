@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
 import { activeSender } from '../helpers/senders.js'
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js'
-import { fitsAndPassesAxe, openConsoleTab, seriousAxeViolations, sharedConsoleBrowser, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, openConsoleTab, seriousAxeViolations, sharedConsoleBrowser, signIn, cspViolationsOf, recordCspViolations } from '../helpers/browser.js'
 import { startDispatch, type Stoppable } from '../../src/main.js'
 
 /** Every wait is bounded: a page that does not answer fails the test in seconds. */
@@ -87,13 +87,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         assert.equal(template.statusCode, 200, template.body)
         dispatch = startDispatch(t.deps, 'serve')
         ;({ context, page } = await openConsoleTab(chromium.browser, { waitMs: WAIT_MS, errors: consoleErrors, options: { timezoneId: ZONE } }))
-        // The console's own documents record every CSP violation they meet; the message's sandboxed frame runs no
-        // script (this one included), so its refused loads (the open pixel, inline styles) are its own and not counted.
-        await context.addInitScript(() => {
-          const seen: string[] = []
-          Object.assign(window, { cspViolations: seen })
-          document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
-        })
+        await recordCspViolations(context)
       })
       after(async () => {
         await context?.close()
@@ -236,7 +230,7 @@ describe('the web console scenario in Chromium: import, send, watch, outbox, sig
         assert.equal((await replay()).status, 200, 'the cookie works while signed in')
         await page.getByRole('button', { name: 'Sign out' }).click()
         await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
-        assert.deepEqual(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), [])
+        assert.deepEqual(await cspViolationsOf(page), [])
         const replayed = await replay()
         assert.equal(replayed.status, 401)
       })

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestApp } from '../helpers/app.js'
 import type { TestAccount } from '../helpers/factories.js'
-import { fitsAndPassesAxe, launchConsoleBrowser, signIn } from '../helpers/browser.js'
+import { fitsAndPassesAxe, launchConsoleBrowser, signIn, cspViolationsOf, recordCspViolations } from '../helpers/browser.js'
 import { activeSender } from '../helpers/senders.js'
 import { dispatcher } from '../helpers/campaigns.js'
 import { captureChannel } from '../../src/delivery/email/capture.js'
@@ -85,12 +85,7 @@ describe('the templates pages of the web console in Chromium', () => {
         account = await t.account('Templates Test Ltd')
         context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
         context.setDefaultTimeout(WAIT_MS)
-        // The console's own documents record every CSP violation they meet (a template's frame runs no script).
-        await context.addInitScript(() => {
-          const seen: string[] = []
-          Object.assign(window, { cspViolations: seen })
-          document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
-        })
+        await recordCspViolations(context)
         page = await context.newPage()
         await signIn(page, base, account)
       })
@@ -259,7 +254,7 @@ describe('the templates pages of the web console in Chromium', () => {
         assert.equal(await page.evaluate(() => document.querySelectorAll('#ran').length), 0, 'the name stayed text')
         assert.deepEqual(remoteRequests, [], 'nothing fetched from the remote host')
         assert.deepEqual(served.filter((url) => url.includes('from=template')), [], 'nothing of the template reached the console origin')
-        assert.deepEqual(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), [])
+        assert.deepEqual(await cspViolationsOf(page), [])
       })
     })
   }

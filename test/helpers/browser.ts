@@ -113,3 +113,21 @@ export async function openPage(page: Page, title: string): Promise<void> {
   await page.getByRole('link', { name: title, exact: true }).click()
   await page.getByRole('heading', { name: title, level: 1 }).waitFor()
 }
+
+/**
+ * Makes every document of the context record the CSP violations it meets, read back by `cspViolationsOf`. A
+ * sandboxed frame runs no script (this one included), so the refused loads of tenant HTML in it are not counted: only
+ * the console's own documents'.
+ */
+export async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: string[] = []
+    Object.assign(window, { cspViolations: seen })
+    document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+  })
+}
+
+/** The CSP violations the page's document recorded since it loaded (`recordCspViolations`). */
+export async function cspViolationsOf(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
+}
