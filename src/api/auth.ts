@@ -140,11 +140,11 @@ export function registerBearerCheck(app: FastifyInstance, deps: Deps): void {
   })
 }
 
-function csrfRefused(): AppError {
+export function csrfRefused(): AppError {
   return new AppError('forbidden', 'A console session needs its CSRF token in the X-CSRF-Token header')
 }
 
-function unauthorized(): AppError {
+export function unauthorized(): AppError {
   // Not "invalid_client": on that value the npm SDK gives up instead of fetching a new token.
   return new AppError('unauthorized', 'Invalid, expired or missing access token', {
     headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },

@@ -9,10 +9,10 @@
 // console's origin alone. It reads and writes nothing.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
-import { AppError } from '../../services/errors.js'
 import * as consoleSessions from '../../services/accounts/console-sessions.js'
 import type { Deps } from '../../services/types.js'
 import { ErrorBody } from '../schemas/common.js'
+import { csrfRefused, unauthorized } from '../auth.js'
 import { sandboxedPageHeaders, sendSandboxedPage } from '../routes/outbox-body.js'
 import { sessionCookie } from './session-cookie.js'
 
@@ -58,16 +58,10 @@ export function consoleTemplatePreviewRoutes(deps: Deps) {
         // onRequest found its session: the cookie is there.
         const sessionId = cookie.read(request.headers.cookie) ?? ''
         const { html, csrf_token: csrfToken } = request.body as { html: string; csrf_token?: string }
-        // The same refusal as every other call's without its token (api/auth.ts).
-        if (csrfToken === undefined || !consoleSessions.csrfTokenMatches(sessionId, csrfToken)) throw new AppError('forbidden', 'A console session needs its CSRF token in the X-CSRF-Token header')
+        // The same refusal as every other call's without its token.
+        if (csrfToken === undefined || !consoleSessions.csrfTokenMatches(sessionId, csrfToken)) throw csrfRefused()
         return sendSandboxedPage(reply, html, false)
       },
     )
   }
-}
-
-function unauthorized(): AppError {
-  return new AppError('unauthorized', 'Invalid, expired or missing access token', {
-    headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
-  })
 }
